@@ -1,0 +1,99 @@
+#ifndef IKLAB_FRAMEWORK_FIGURE_H_
+#define IKLAB_FRAMEWORK_FIGURE_H_
+
+/// @file
+/// Authoring an articulated figure as a graph (Parent §5.1.1: nodes and arcs).
+///
+/// A Figure is a Boost.Graph `adjacency_list`: vertices are links, edges are
+/// joints directed parent → child. It is for building and validating; solving
+/// happens on the compiled Model (model.h), which never exposes graph types.
+///
+///     Figure f("base");
+///     f.AddLink("upper");
+///     f.AddJoint({.name = "shoulder", .parent = "base", .child = "upper"});
+///     f.AddSite({.name = "tip", .link = "upper", .X_LS = ...});
+///     Model model = f.Compile();   // validates the tree, flattens it
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "framework/joint.h"
+
+namespace iklab {
+
+class Model;
+
+/// An articulated figure under construction: a tree of links and joints plus
+/// named sites.
+///
+/// Local checks (names, axes, limits, finite transforms) happen as elements
+/// are added; global ones (exactly one root, no cycle, connected) in
+/// Validate(), which Compile() calls. All failures throw
+/// `std::invalid_argument` naming the offending link, joint or site.
+class Figure {
+ public:
+  struct LinkProperties {
+    std::string name;
+  };
+  struct JointProperties {
+    Joint joint;
+  };
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS,
+                                      boost::bidirectionalS, LinkProperties,
+                                      JointProperties>;
+
+  /// Creates a figure holding one link, the root, named `root_link`.
+  explicit Figure(std::string root_link = "base");
+
+  /// Adds a link.
+  /// @throws std::invalid_argument if the name is empty or already used.
+  void AddLink(const std::string& name);
+
+  /// Adds a joint from `joint.parent` to `joint.child`. If the child link does
+  /// not exist yet it is created (the common case when building a chain).
+  /// @throws std::invalid_argument if the name is empty or taken, the parent
+  ///   link is unknown, parent == child, an axis is zero, not unit length or
+  ///   not finite, X_PJ is not finite or not a rigid transform, or a limit is
+  ///   NaN or lower > upper. The message names the joint.
+  void AddJoint(const Joint& joint);
+
+  /// Adds a named site on an existing link.
+  /// @throws std::invalid_argument for an empty or taken name, an unknown
+  ///   link, or a non-finite / non-rigid X_LS.
+  void AddSite(const Site& site);
+
+  /// Checks the global structure: the graph is a tree rooted at the root link
+  /// (every other link has exactly one parent joint, no cycle, every link
+  /// reachable from the root).
+  /// @throws std::invalid_argument naming the first offending link.
+  void Validate() const;
+
+  /// Validates and flattens the figure into an immutable Model (depth-first
+  /// order, children in the order their joints were added).
+  Model Compile() const;
+
+  const std::string& root_link() const { return graph_[root_].name; }
+  int num_links() const { return static_cast<int>(boost::num_vertices(graph_)); }
+  int num_joints() const { return static_cast<int>(boost::num_edges(graph_)); }
+  const std::vector<Site>& sites() const { return sites_; }
+  /// The underlying graph, read-only (for analyses with Boost.Graph algorithms).
+  const Graph& graph() const { return graph_; }
+
+ private:
+  Graph::vertex_descriptor LinkVertex(const std::string& name,
+                                      const char* role,
+                                      const std::string& owner) const;
+
+  Graph graph_;
+  Graph::vertex_descriptor root_;
+  std::unordered_map<std::string, Graph::vertex_descriptor> link_index_;
+  std::unordered_map<std::string, int> joint_names_;
+  std::vector<Site> sites_;
+};
+
+}  // namespace iklab
+
+#endif  // IKLAB_FRAMEWORK_FIGURE_H_

@@ -1,0 +1,51 @@
+#ifndef IKLAB_TESTS_TEST_UTILITIES_H_
+#define IKLAB_TESTS_TEST_UTILITIES_H_
+
+/// @file
+/// Shared test helpers: random figures of every joint kind, random poses, and
+/// a central-difference checker for Jacobians.
+
+#include <functional>
+#include <random>
+
+#include <Eigen/Core>
+
+#include "framework/figure.h"
+#include "framework/model.h"
+
+namespace iklab::testing {
+
+/// Options for RandomFigure.
+struct RandomFigureOptions {
+  int num_joints = 8;
+  /// Probability that a new joint attaches to a random earlier link rather
+  /// than to the last one (0 = a chain).
+  double branching = 0.4;
+  /// Include spherical, floating and fixed joints besides revolute/prismatic.
+  bool all_kinds = true;
+  /// Number of sites, placed on random links with random offsets.
+  int num_sites = 3;
+};
+
+/// A random tree with random constant transforms, random unit axes (a third
+/// of them coordinate axes, to exercise FK's short cuts), random limits and
+/// sites named "site0", "site1", ...
+Figure RandomFigure(std::mt19937* rng, const RandomFigureOptions& options = {});
+
+/// A configuration drawn uniformly within the model's limits (bounded
+/// coordinates) or in [−π, π] (unbounded ones).
+Eigen::VectorXd RandomConfiguration(const Model& model, std::mt19937* rng);
+
+/// Central-difference Jacobian of f: R^n → R^m at x with step h.
+Eigen::MatrixXd NumericJacobian(
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f,
+    const Eigen::VectorXd& x, double h = 1e-6);
+
+/// Largest entrywise difference relative to max(1, |numeric|):
+/// |a − n| / max(1, |n|).
+double RelativeError(const Eigen::MatrixXd& analytic,
+                     const Eigen::MatrixXd& numeric);
+
+}  // namespace iklab::testing
+
+#endif  // IKLAB_TESTS_TEST_UTILITIES_H_
