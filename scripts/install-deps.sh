@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages iklab needs, and only the missing ones.
+# Used by `make test` and `make reproduce`; safe to run again.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  libeigen3-dev libboost-graph-dev liblbfgspp-dev libceres-dev
+  catch2 libbenchmark-dev liburdfdom-dev
+  libcli11-dev libfmt-dev nlohmann-json3-dev libtbb-dev
+  gnuplot-nox
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "iklab: installing missing Debian packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+  else
+    echo "iklab: need root (or sudo) to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
