@@ -1,0 +1,24 @@
+#include "experiments/experiment.h"
+
+namespace iklab {
+
+// Each experiment file defines one of these; the order here is the report's.
+// (Explicit calls rather than static self-registration, which a static
+// library's linker would silently drop.)
+
+const std::vector<Experiment>& AllExperiments() {
+  static const std::vector<Experiment> experiments = [] {
+    std::vector<Experiment> all;
+    return all;
+  }();
+  return experiments;
+}
+
+const Experiment* FindExperiment(const std::string& name) {
+  for (const Experiment& e : AllExperiments()) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace iklab
