@@ -1,0 +1,465 @@
+#include "framework/urdf_loader.h"
+
+#include <cmath>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include "framework/internal/check.h"
+
+namespace iklab {
+
+namespace {
+
+using internal::StrCat;
+
+// Builds messages "source:line: what" (or "source: what" when the line is
+// unknown, line <= 0) and throws them.
+class Reporter {
+ public:
+  explicit Reporter(std::string source) : source_(std::move(source)) {}
+
+  template <typename... Args>
+  [[noreturn]] void Fail(int line, const Args&... args) const {
+    throw std::invalid_argument(Prefix(line) + StrCat(args...));
+  }
+
+  std::string Prefix(int line) const {
+    return line > 0 ? StrCat(source_, ":", line, ": ") : source_ + ": ";
+  }
+
+ private:
+  std::string source_;
+};
+
+// One top-level <link> or <joint> element: its name and line.
+struct Element {
+  std::string name;
+  int line = 0;
+};
+
+// What the TinyXML pre-parse learns: the elements in file order (urdfdom keeps
+// them in std::maps, i.e. alphabetically) and their lines, for messages.
+struct XmlIndex {
+  std::vector<Element> links;
+  std::vector<Element> joints;
+  std::unordered_map<std::string, int> link_line;
+  std::unordered_map<std::string, int> joint_line;
+};
+
+// Real URDFs nest a handful of levels; TinyXML parses recursively, so absurd
+// nesting (fuzzed input) would overflow the stack before it could report.
+constexpr int kMaxXmlDepth = 256;
+
+// A conservative estimate of the element nesting depth of `xml` (skips
+// comments, CDATA, declarations, processing instructions and quoted attribute
+// values). Returns the line where kMaxXmlDepth is exceeded, or 0.
+int FindExcessiveNesting(const std::string& xml) {
+  int depth = 0;
+  int line = 1;
+  const std::size_t n = xml.size();
+  auto skip_to = [&](std::size_t from, const char* end) {
+    const std::size_t k = xml.find(end, from);
+    const std::size_t stop = k == std::string::npos ? n : k;
+    for (std::size_t j = from; j < stop; ++j) line += xml[j] == '\n';
+    return k == std::string::npos ? n : k + std::char_traits<char>::length(end);
+  };
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = xml[i];
+    if (c == '\n') ++line;
+    if (c != '<') {
+      ++i;
+      continue;
+    }
+    if (xml.compare(i, 4, "<!--") == 0) {
+      i = skip_to(i + 4, "-->");
+    } else if (xml.compare(i, 9, "<![CDATA[") == 0) {
+      i = skip_to(i + 9, "]]>");
+    } else if (xml.compare(i, 2, "<?") == 0 || xml.compare(i, 2, "<!") == 0) {
+      i = skip_to(i + 2, ">");
+    } else if (xml.compare(i, 2, "</") == 0) {
+      --depth;
+      i = skip_to(i + 2, ">");
+    } else {
+      // A start tag: scan to its '>' outside quotes; "/>" closes it at once.
+      ++i;
+      char quote = 0;
+      bool self_closing = false;
+      while (i < n) {
+        const char d = xml[i];
+        if (d == '\n') ++line;
+        if (quote) {
+          if (d == quote) quote = 0;
+        } else if (d == '"' || d == '\'') {
+          quote = d;
+        } else if (d == '>') {
+          self_closing = xml[i - 1] == '/';
+          ++i;
+          break;
+        }
+        ++i;
+      }
+      if (!self_closing && ++depth > kMaxXmlDepth) return line;
+    }
+  }
+  return 0;
+}
+
+XmlIndex IndexXml(const std::string& xml, const Reporter& report) {
+  if (const int line = FindExcessiveNesting(xml)) {
+    report.Fail(line, "malformed XML: elements nested more than ", kMaxXmlDepth,
+                " deep");
+  }
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());
+  if (doc.Error()) {
+    report.Fail(doc.ErrorRow(), "malformed XML: ", doc.ErrorDesc());
+  }
+  const TiXmlElement* robot = doc.RootElement();
+  if (robot == nullptr) report.Fail(0, "no XML element (expected <robot>)");
+  if (robot->ValueStr() != "robot") {
+    report.Fail(robot->Row(), "the root element is <", robot->ValueStr(),
+                ">; a URDF file must have <robot>");
+  }
+  XmlIndex index;
+  for (const TiXmlElement* e = robot->FirstChildElement(); e != nullptr;
+       e = e->NextSiblingElement()) {
+    const bool is_link = e->ValueStr() == "link";
+    if (!is_link && e->ValueStr() != "joint") continue;
+    const char* kind = is_link ? "link" : "joint";
+    const char* name = e->Attribute("name");
+    if (name == nullptr || *name == '\0') {
+      report.Fail(e->Row(), "<", kind, "> without a name");
+    }
+    auto& lines = is_link ? index.link_line : index.joint_line;
+    const auto [it, inserted] = lines.emplace(name, e->Row());
+    if (!inserted) {
+      report.Fail(e->Row(), "duplicate ", kind, " name '", name,
+                  "' (first defined at line ", it->second, ")");
+    }
+    (is_link ? index.links : index.joints).push_back({name, e->Row()});
+  }
+  return index;
+}
+
+// Collects console_bridge error messages while urdfdom parses.
+class CapturingHandler : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string& text, console_bridge::LogLevel level,
+           const char* /*filename*/, int /*line*/) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR) {
+      messages.push_back(text);
+    }
+  }
+  std::vector<std::string> messages;
+};
+
+// urdfdom reports problems only through console_bridge's process-wide output
+// handler, so parses are serialized while our handler is installed.
+urdf::ModelInterfaceSharedPtr ParseWithUrdfdom(
+    const std::string& xml, std::vector<std::string>* errors) {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  CapturingHandler handler;
+  console_bridge::useOutputHandler(&handler);
+  struct Restore {
+    ~Restore() { console_bridge::restorePreviousOutputHandler(); }
+  } restore;
+  urdf::ModelInterfaceSharedPtr model;
+  try {
+    model = urdf::parseURDF(xml);
+  } catch (const std::exception& e) {
+    handler.messages.push_back(e.what());
+    model.reset();
+  }
+  *errors = std::move(handler.messages);
+  return model;
+}
+
+// urdfdom names elements in brackets ("Joint [elbow] ..."); the first bracketed
+// name that is a joint or link of the file gives the line for the message.
+int LineOfNamedElement(const std::string& message, const XmlIndex& index) {
+  std::size_t open = message.find('[');
+  while (open != std::string::npos) {
+    const std::size_t close = message.find(']', open + 1);
+    if (close == std::string::npos) break;
+    const std::string name = message.substr(open + 1, close - open - 1);
+    if (auto it = index.joint_line.find(name); it != index.joint_line.end()) {
+      return it->second;
+    }
+    if (auto it = index.link_line.find(name); it != index.link_line.end()) {
+      return it->second;
+    }
+    open = message.find('[', close + 1);
+  }
+  return 0;
+}
+
+// Converts one URDF joint (see the table in urdf_loader.h).
+Joint ToJoint(const urdf::Joint& in, int line, const Reporter& report) {
+  Joint out;
+  out.name = in.name;
+  out.parent = in.parent_link_name;
+  out.child = in.child_link_name;
+  const std::string owner = "joint '" + in.name + "': ";
+
+  const urdf::Pose& origin = in.parent_to_joint_origin_transform;
+  const Eigen::Vector3d xyz(origin.position.x, origin.position.y,
+                            origin.position.z);
+  const Eigen::Vector4d quaternion(origin.rotation.w, origin.rotation.x,
+                                   origin.rotation.y, origin.rotation.z);
+  if (!xyz.allFinite() || !quaternion.allFinite() ||
+      quaternion.norm() < 1e-12) {
+    report.Fail(line, owner, "<origin> is not a finite pose (xyz ",
+                internal::FormatVector(xyz), ")");
+  }
+  out.X_PJ = Eigen::Translation3d(xyz) *
+             Eigen::Quaterniond(quaternion[0], quaternion[1], quaternion[2],
+                                quaternion[3])
+                 .normalized();
+
+  auto read_axis = [&]() {
+    const Eigen::Vector3d axis(in.axis.x, in.axis.y, in.axis.z);
+    const double norm = axis.norm();
+    if (!axis.allFinite() || norm < 1e-12) {
+      report.Fail(line, owner, "<axis> must be a finite non-zero vector; got ",
+                  internal::FormatVector(axis));
+    }
+    out.axis = axis / norm;
+  };
+  auto read_limits = [&]() {
+    if (!in.limits) report.Fail(line, owner, "missing <limit>");
+    const double lower = in.limits->lower;
+    const double upper = in.limits->upper;
+    if (std::isnan(lower) || std::isnan(upper) || lower > upper) {
+      report.Fail(line, owner, "<limit> must have lower <= upper; got lower ",
+                  lower, ", upper ", upper);
+    }
+    out.WithLimits(lower, upper);
+  };
+
+  switch (in.type) {
+    case urdf::Joint::REVOLUTE:
+      out.kind = JointKind::kRevolute;
+      read_axis();
+      read_limits();
+      break;
+    case urdf::Joint::CONTINUOUS:
+      out.kind = JointKind::kRevolute;
+      read_axis();
+      out.WithLimits(-kInfinity, kInfinity);
+      break;
+    case urdf::Joint::PRISMATIC:
+      out.kind = JointKind::kPrismatic;
+      read_axis();
+      read_limits();
+      break;
+    case urdf::Joint::FIXED:
+      out.kind = JointKind::kFixed;
+      break;
+    case urdf::Joint::FLOATING:
+      out.kind = JointKind::kFloating;
+      out.WithLimits(-kInfinity, kInfinity);
+      break;
+    case urdf::Joint::PLANAR:
+      report.Fail(line, owner,
+                  "planar joints are not supported (use a floating joint, or "
+                  "prismatic + revolute joints)");
+    default:
+      report.Fail(line, owner, "unknown joint type");
+  }
+  return out;
+}
+
+// Runs a Figure call, prefixing its std::invalid_argument with source:line.
+template <typename F>
+void WithLine(const Reporter& report, int line, F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(report.Prefix(line) + e.what());
+  }
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw std::invalid_argument(path + ": cannot open the file for reading");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw std::invalid_argument(path + ": error while reading");
+  return text.str();
+}
+
+}  // namespace
+
+UrdfFigure LoadUrdfFromString(const std::string& xml,
+                              const std::string& source_name,
+                              const UrdfOptions& options) {
+  const Reporter report(source_name);
+  if (options.base_link.empty() != options.tip_link.empty()) {
+    report.Fail(0,
+                "chain mode needs both a base link and a tip link; got "
+                "base '",
+                options.base_link, "' and tip '", options.tip_link, "'");
+  }
+  const XmlIndex index = IndexXml(xml, report);
+
+  std::vector<std::string> errors;
+  const urdf::ModelInterfaceSharedPtr model = ParseWithUrdfdom(xml, &errors);
+  if (!model) {
+    std::string what = "urdfdom could not parse the model";
+    int line = 0;
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      what += (i == 0 ? ": " : "; ") + errors[i];
+      if (line == 0) line = LineOfNamedElement(errors[i], index);
+    }
+    report.Fail(line, what);
+  }
+  if (!model->getRoot()) report.Fail(0, "the URDF has no root link");
+
+  // Every joint of the file, in file order, converted and checked.
+  std::vector<Joint> joints;
+  std::vector<int> joint_lines;
+  std::unordered_map<std::string, int> parent_joint_of;  // child link → joint
+  for (const Element& e : index.joints) {
+    const auto it = model->joints_.find(e.name);
+    if (it == model->joints_.end() || !it->second) {
+      report.Fail(e.line, "joint '", e.name, "' was not read by urdfdom");
+    }
+    joints.push_back(ToJoint(*it->second, e.line, report));
+    joint_lines.push_back(e.line);
+    const auto [prev, inserted] = parent_joint_of.emplace(
+        joints.back().child, static_cast<int>(joints.size()) - 1);
+    if (!inserted) {
+      report.Fail(e.line, "link '", joints.back().child,
+                  "' has two parent joints, '", joints[prev->second].name,
+                  "' (line ", joint_lines[prev->second], ") and '", e.name,
+                  "'; a URDF must be a tree");
+    }
+  }
+
+  // The whole tree is always built, so that a file that is not a tree is
+  // rejected in chain mode too.
+  UrdfFigure result{
+      Figure(model->getRoot()->name), model->getName(), source_name, {}, {}};
+  for (const Element& e : index.links) {
+    if (e.name == model->getRoot()->name) continue;
+    WithLine(report, e.line, [&] { result.figure.AddLink(e.name); });
+  }
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    WithLine(report, joint_lines[i],
+             [&] { result.figure.AddJoint(joints[i]); });
+  }
+  WithLine(report, 0, [&] { result.figure.Validate(); });
+
+  std::vector<std::string> figure_links;  // links of the loaded figure
+  std::unordered_set<std::string> in_figure_joints;
+  if (options.base_link.empty()) {
+    for (const Element& e : index.links) figure_links.push_back(e.name);
+    for (const Joint& j : joints) in_figure_joints.insert(j.name);
+  } else {
+    for (const std::string* name : {&options.base_link, &options.tip_link}) {
+      if (!index.link_line.count(*name)) {
+        report.Fail(0, "unknown link '", *name, "' (chain ", options.base_link,
+                    " -> ", options.tip_link, ")");
+      }
+    }
+    // Walk up from the tip; the tree check above guarantees termination.
+    std::vector<int> path;  // joint indices, tip first
+    std::string link = options.tip_link;
+    while (link != options.base_link) {
+      const auto it = parent_joint_of.find(link);
+      if (it == parent_joint_of.end()) {
+        report.Fail(0, "tip link '", options.tip_link,
+                    "' is not below base link '", options.base_link,
+                    "': the path from the tip up to the root '",
+                    model->getRoot()->name, "' does not pass through it");
+      }
+      path.push_back(it->second);
+      link = joints[it->second].parent;
+    }
+    result.figure = Figure(options.base_link);
+    figure_links.push_back(options.base_link);
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      WithLine(report, joint_lines[*it],
+               [&] { result.figure.AddJoint(joints[*it]); });
+      figure_links.push_back(joints[*it].child);
+      in_figure_joints.insert(joints[*it].name);
+    }
+    for (const Joint& j : joints) {
+      if (!in_figure_joints.count(j.name)) {
+        result.dropped_joints.push_back(j.name);
+      }
+    }
+  }
+
+  // Mimic joints.
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    if (!in_figure_joints.count(joints[i].name)) continue;
+    const urdf::Joint& in = *model->joints_.at(joints[i].name);
+    if (!in.mimic) continue;
+    const std::string& leader = in.mimic->joint_name;
+    if (!index.joint_line.count(leader)) {
+      report.Fail(joint_lines[i], "joint '", in.name,
+                  "' mimics unknown joint '", leader, "'");
+    }
+    if (options.mimic == UrdfMimicPolicy::kReject) {
+      report.Fail(joint_lines[i], "joint '", in.name, "' mimics joint '",
+                  leader,
+                  "'; mimic joints are rejected (UrdfMimicPolicy::kReject)");
+    }
+    if (!std::isfinite(in.mimic->multiplier) ||
+        !std::isfinite(in.mimic->offset)) {
+      report.Fail(joint_lines[i], "joint '", in.name,
+                  "': <mimic> multiplier and offset must be finite");
+    }
+    result.mimics.push_back(
+        {in.name, leader, in.mimic->multiplier, in.mimic->offset});
+  }
+
+  // Sites, named like their links.
+  std::vector<std::string> site_links = options.site_links;
+  if (site_links.empty()) site_links = figure_links;
+  if (!options.tip_link.empty()) {
+    bool has_tip = false;
+    for (const std::string& s : site_links) has_tip |= s == options.tip_link;
+    if (!has_tip) site_links.push_back(options.tip_link);
+  }
+  const std::unordered_set<std::string> loaded(figure_links.begin(),
+                                               figure_links.end());
+  for (const std::string& name : site_links) {
+    if (!loaded.count(name)) {
+      report.Fail(0, "site link '", name, "' is not a link of the loaded ",
+                  options.base_link.empty() ? "figure" : "chain");
+    }
+    const auto line = index.link_line.find(name);
+    WithLine(report, line == index.link_line.end() ? 0 : line->second, [&] {
+      result.figure.AddSite({name, name, Eigen::Isometry3d::Identity()});
+    });
+  }
+  return result;
+}
+
+UrdfFigure LoadUrdf(const std::string& path, const UrdfOptions& options) {
+  return LoadUrdfFromString(ReadFile(path), path, options);
+}
+
+UrdfFigure LoadUrdfChain(const std::string& path, const std::string& base_link,
+                         const std::string& tip_link, UrdfOptions options) {
+  options.base_link = base_link;
+  options.tip_link = tip_link;
+  return LoadUrdf(path, options);
+}
+
+}  // namespace iklab
