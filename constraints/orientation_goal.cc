@@ -1,0 +1,92 @@
+#include "constraints/orientation_goal.h"
+
+#include "constraints/internal/site_jacobian.h"
+#include "constraints/internal/validation.h"
+
+namespace iklab {
+
+OrientationGoal::OrientationGoal(const Model& model, const std::string& site,
+                                 const Eigen::Matrix3d& target, double weight)
+    : SiteGoal(model, site, 6, weight, "orientation") {
+  set_target(target);
+}
+
+void OrientationGoal::set_target(const Eigen::Matrix3d& target) {
+  internal::CheckRotation(target, name(), "target");
+  target_ = target;
+}
+
+void OrientationGoal::DoEvaluate(const Model& model, const Data& data,
+                                 const Eigen::Ref<const Eigen::VectorXd>&,
+                                 Eigen::Ref<Eigen::VectorXd> residual,
+                                 Eigen::Ref<Eigen::MatrixXd>* jacobian) const {
+  const Eigen::Isometry3d X_WS =
+      internal::SitePoseUnchecked(model, data, site());
+  const Eigen::Vector3d x_e = X_WS.linear().col(0);
+  const Eigen::Vector3d y_e = X_WS.linear().col(1);
+  residual.head<3>() = target_.col(0) - x_e;
+  residual.tail<3>() = target_.col(1) - y_e;
+  if (jacobian == nullptr) return;
+  // A column of R_WS moves with the site's angular velocity:
+  //   ∂x_e/∂q_i = ω_i × x_e = −x_e × ω_i,
+  // so ∂(x_g − x_e)/∂q_i = x_e × ω_i = [x_e]× ω_i (and likewise for y).
+  Eigen::Ref<Eigen::MatrixXd>& J = *jacobian;
+  J.setZero();
+  internal::ForEachJacobianColumn(
+      model, data, model.site_step(site()), X_WS.translation(),
+      [&](int dof, const Eigen::Vector3d&, const Eigen::Vector3d& w) {
+        J.col(dof).head<3>() = x_e.cross(w);
+        J.col(dof).tail<3>() = y_e.cross(w);
+      });
+}
+
+GoalError OrientationGoal::Error(const Model& model, const Data& data) const {
+  GoalError error;
+  error.angle = internal::RotationAngle(
+      target_, internal::SitePoseUnchecked(model, data, site()).linear());
+  return error;
+}
+
+AxisGoal::AxisGoal(const Model& model, const std::string& site,
+                   const Eigen::Vector3d& axis, const Eigen::Vector3d& target,
+                   double weight)
+    : SiteGoal(model, site, 3, weight, "axis") {
+  internal::CheckUnitVector(axis, name(), "axis");
+  axis_ = axis;
+  set_target(target);
+}
+
+void AxisGoal::set_target(const Eigen::Vector3d& target) {
+  internal::CheckUnitVector(target, name(), "target");
+  target_ = target;
+}
+
+void AxisGoal::DoEvaluate(const Model& model, const Data& data,
+                          const Eigen::Ref<const Eigen::VectorXd>&,
+                          Eigen::Ref<Eigen::VectorXd> residual,
+                          Eigen::Ref<Eigen::MatrixXd>* jacobian) const {
+  const Eigen::Isometry3d X_WS =
+      internal::SitePoseUnchecked(model, data, site());
+  const Eigen::Vector3d a_W = X_WS.linear() * axis_;
+  residual = target_ - a_W;
+  if (jacobian == nullptr) return;
+  // ∂a_W/∂q_i = ω_i × a_W  ⇒  ∂r/∂q_i = a_W × ω_i = [a_W]× ω_i.
+  Eigen::Ref<Eigen::MatrixXd>& J = *jacobian;
+  J.setZero();
+  internal::ForEachJacobianColumn(
+      model, data, model.site_step(site()), X_WS.translation(),
+      [&](int dof, const Eigen::Vector3d&, const Eigen::Vector3d& w) {
+        J.col(dof) = a_W.cross(w);
+      });
+}
+
+GoalError AxisGoal::Error(const Model& model, const Data& data) const {
+  const Eigen::Vector3d a_W =
+      internal::SitePoseUnchecked(model, data, site()).linear() * axis_;
+  GoalError error;
+  error.angle = internal::AngleBetween(a_W, target_);
+  error.aim = 1.0 - a_W.dot(target_);
+  return error;
+}
+
+}  // namespace iklab

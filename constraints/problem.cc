@@ -1,0 +1,179 @@
+#include "constraints/problem.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "framework/internal/check.h"
+#include "framework/kinematics.h"
+
+namespace iklab {
+
+using internal::ThrowInvalidArgument;
+
+ErrorSummary Summarize(const std::vector<GoalError>& errors) {
+  ErrorSummary summary;
+  for (size_t i = 0; i < errors.size(); ++i) {
+    const GoalError& e = errors[i];
+    if (summary.worst_position_goal < 0 || e.position > summary.max_position) {
+      summary.max_position = e.position;
+      summary.worst_position_goal = static_cast<int>(i);
+    }
+    if (summary.worst_angle_goal < 0 || e.angle > summary.max_angle) {
+      summary.max_angle = e.angle;
+      summary.worst_angle_goal = static_cast<int>(i);
+    }
+    summary.max_aim = std::max(summary.max_aim, e.aim);
+    summary.any_degenerate = summary.any_degenerate || e.degenerate;
+  }
+  return summary;
+}
+
+Problem::Problem(std::shared_ptr<const Model> model)
+    : model_(std::move(model)) {
+  if (model_ == nullptr) ThrowInvalidArgument("Problem: model is null");
+  bounds_ = Bounds::FromModel(*model_);
+}
+
+namespace {
+
+void CheckNewGoal(const Model& model, const std::shared_ptr<const Goal>& goal,
+                  const char* caller) {
+  if (goal == nullptr) ThrowInvalidArgument("Problem::", caller, ": goal is null");
+  goal->CheckModel(model);
+}
+
+}  // namespace
+
+int Problem::AddGoal(std::shared_ptr<const Goal> goal) {
+  CheckNewGoal(*model_, goal, "AddGoal");
+  // Goals come before regularizers in the stack: shift the regularizers.
+  const int n = goal->num_residuals();
+  const int offset = goal_offsets_.empty()
+                         ? 0
+                         : goal_offsets_.back() + goals_.back()->num_residuals();
+  for (int& o : regularizer_offsets_) o += n;
+  goal_offsets_.push_back(offset);
+  goals_.push_back(std::move(goal));
+  num_residuals_ += n;
+  max_goal_residuals_ = std::max(max_goal_residuals_, n);
+  return static_cast<int>(goals_.size()) - 1;
+}
+
+int Problem::AddRegularizer(std::shared_ptr<const Goal> regularizer) {
+  CheckNewGoal(*model_, regularizer, "AddRegularizer");
+  const int n = regularizer->num_residuals();
+  regularizer_offsets_.push_back(num_residuals_);
+  regularizers_.push_back(std::move(regularizer));
+  num_residuals_ += n;
+  max_goal_residuals_ = std::max(max_goal_residuals_, n);
+  return static_cast<int>(regularizers_.size()) - 1;
+}
+
+void Problem::set_bounds(Bounds bounds) {
+  bounds.Validate(model_->nq());
+  bounds_ = std::move(bounds);
+}
+
+void Problem::CheckCall(const Eigen::VectorXd& q, const ProblemWorkspace* ws,
+                        const char* caller) const {
+  model_->CheckConfiguration(q, caller);
+  if (ws == nullptr) ThrowInvalidArgument(caller, ": workspace is null");
+  if (ws->model_ != model_.get() || ws->num_residuals_ != num_residuals_ ||
+      ws->goal_residual_.size() < max_goal_residuals_) {
+    ThrowInvalidArgument(caller,
+                         ": workspace was made for another problem (or "
+                         "before goals were added); make a ProblemWorkspace "
+                         "from this problem");
+  }
+}
+
+void Problem::EvaluateResiduals(const Eigen::VectorXd& q, ProblemWorkspace* ws,
+                                Eigen::Ref<Eigen::VectorXd> residuals,
+                                Eigen::Ref<Eigen::MatrixXd>* jacobian) const {
+  CheckCall(q, ws, "Problem::EvaluateResiduals");
+  if (residuals.size() != num_residuals_) {
+    ThrowInvalidArgument("Problem::EvaluateResiduals: residuals has ",
+                         residuals.size(), " entries; expected ",
+                         num_residuals_);
+  }
+  if (jacobian != nullptr &&
+      (jacobian->rows() != num_residuals_ || jacobian->cols() != nq())) {
+    ThrowInvalidArgument("Problem::EvaluateResiduals: jacobian is ",
+                         jacobian->rows(), " x ", jacobian->cols(),
+                         "; expected ", num_residuals_, " x ", nq());
+  }
+  ForwardKinematics(*model_, q, &ws->data_);
+  const auto stack = [&](const Goal& goal, int offset) {
+    const int n = goal.num_residuals();
+    const double s = std::sqrt(goal.weight());
+    auto r = residuals.segment(offset, n);
+    if (jacobian != nullptr) {
+      Eigen::Ref<Eigen::MatrixXd> J = jacobian->middleRows(offset, n);
+      goal.Evaluate(*model_, ws->data_, q, r, &J);
+      J *= s;
+    } else {
+      goal.Evaluate(*model_, ws->data_, q, r, nullptr);
+    }
+    r *= s;
+  };
+  for (size_t i = 0; i < goals_.size(); ++i) stack(*goals_[i], goal_offsets_[i]);
+  for (size_t j = 0; j < regularizers_.size(); ++j) {
+    stack(*regularizers_[j], regularizer_offsets_[j]);
+  }
+}
+
+double Problem::EvaluatePotential(const Eigen::VectorXd& q,
+                                  ProblemWorkspace* ws,
+                                  Eigen::Ref<Eigen::VectorXd>* gradient) const {
+  CheckCall(q, ws, "Problem::EvaluatePotential");
+  if (gradient != nullptr && gradient->size() != nq()) {
+    ThrowInvalidArgument("Problem::EvaluatePotential: gradient has ",
+                         gradient->size(), " entries; expected ", nq());
+  }
+  ForwardKinematics(*model_, q, &ws->data_);
+  if (gradient != nullptr) gradient->setZero();
+  double potential = 0.0;
+  const auto add = [&](const Goal& goal) {
+    const int n = goal.num_residuals();
+    auto r = ws->goal_residual_.head(n);
+    if (gradient != nullptr) {
+      Eigen::Ref<Eigen::MatrixXd> J = ws->goal_jacobian_.topRows(n);
+      goal.Evaluate(*model_, ws->data_, q, r, &J);
+      goal.AddPotentialGradient(r, J, *gradient);  // += w Jᵀ r
+    } else {
+      goal.Evaluate(*model_, ws->data_, q, r, nullptr);
+    }
+    potential += goal.Potential(r);  // ½ w ‖r‖²
+  };
+  for (const auto& goal : goals_) add(*goal);
+  for (const auto& regularizer : regularizers_) add(*regularizer);
+  return potential;
+}
+
+void Problem::GoalErrors(const Eigen::VectorXd& q, ProblemWorkspace* ws,
+                         std::vector<GoalError>* errors) const {
+  CheckCall(q, ws, "Problem::GoalErrors");
+  if (errors == nullptr) ThrowInvalidArgument("Problem::GoalErrors: errors is null");
+  ForwardKinematics(*model_, q, &ws->data_);
+  errors->resize(goals_.size());
+  for (size_t i = 0; i < goals_.size(); ++i) {
+    (*errors)[i] = goals_[i]->Error(*model_, ws->data_);
+  }
+}
+
+std::vector<GoalError> Problem::GoalErrors(const Eigen::VectorXd& q,
+                                           ProblemWorkspace* ws) const {
+  std::vector<GoalError> errors;
+  GoalErrors(q, ws, &errors);
+  return errors;
+}
+
+ProblemWorkspace::ProblemWorkspace(const Problem& problem)
+    : model_(&problem.model()),
+      num_residuals_(problem.num_residuals()),
+      data_(problem.model()),
+      goal_residual_(problem.max_goal_residuals_),
+      goal_jacobian_(problem.max_goal_residuals_, problem.nq()) {}
+
+}  // namespace iklab
