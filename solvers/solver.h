@@ -107,6 +107,9 @@ struct Result {
   /// The final (best) pose.
   Eigen::VectorXd q;
   int iterations = 0;
+  /// Solves run to produce this result: 1, or the number of attempts made by
+  /// a random-restart wrapper (restarts.h).
+  int attempts = 1;
   int function_evaluations = 0;
   int jacobian_evaluations = 0;
   double initial_potential = 0.0;
@@ -137,35 +140,94 @@ namespace internal {
 
 /// Shared bookkeeping for solver implementations: validates the inputs,
 /// times the solve, fills goal errors and the final status.
+///
+/// Status reconciliation (Finish), the same for every solver:
+///  1. A pose whose goal errors are all within tolerance (and, with
+///     respect_limits, inside the bounds) is kConverged, whatever the
+///     solver reported.
+///  2. A kConverged claim with errors above tolerance means the solver met
+///     its own stationarity test: it becomes "stationary" (rule 3).
+///  3. A stationary stop (a solver reports kUnreachable) is kLimitsInfeasible
+///     when bounds block the descent, else kUnreachable. "Bounds block" is
+///     decided at the final q from the gradient g = ∇P = (∂R/∂q)ᵀ R of the
+///     potential: coordinate i is blocked when it sits on a bound and −g_i
+///     points out of the box (q_i at lower with g_i > 0, or at upper with
+///     g_i < 0). Bounds block the descent when the blocked part g_B carries
+///     most of the gradient, ‖g_B‖² ≥ ½‖g‖², and is not numerical noise,
+///     ‖g_B‖ ≥ kBlockedGradientRatio · ‖∂R/∂q‖_F ‖R‖ (the largest gradient
+///     the residual could produce is ‖∂R/∂q‖₂ ‖R‖ ≤ ‖∂R/∂q‖_F ‖R‖). So the
+///     projected gradient is ~0 while the full gradient is not. A goal out
+///     of reach even without limits can also be classified kLimitsInfeasible
+///     when, at the best pose found, the limits are what stops the descent.
+///  4. kMaxIterations, kTimeBudget and kNumericalFailure are kept as
+///     reported (unless rule 1 applies).
+///  5. A non-finite or wrongly sized pose is replaced by the start pose with
+///     kNumericalFailure (never a NaN pose).
 class SolveScope {
  public:
+  /// Relative size of the blocked gradient below which it counts as noise
+  /// (rule 3 above).
+  static constexpr double kBlockedGradientRatio = 1e-4;
+
   /// Validates q0 (size, finite), options and the problem's bounds. On
   /// failure, `result()` is already final with kInvalidInput and ok() false.
+  /// On success creates the workspace and computes the initial potential.
   SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
              const SolveOptions& options, std::string solver_name);
 
   bool ok() const { return ok_; }
   Result& result() { return result_; }
+  const Problem& problem() const { return problem_; }
+  const SolveOptions& options() const { return options_; }
+  /// The start pose: q0 projected onto the bounds when respect_limits (a q0
+  /// outside the box starts from its closest feasible point), else q0.
+  /// @pre ok().
+  const Eigen::VectorXd& start() const { return start_; }
+  /// The box the solver must respect: the problem's bounds, or ±∞ when
+  /// respect_limits is false. @pre ok().
+  const Eigen::VectorXd& lower() const { return lower_; }
+  const Eigen::VectorXd& upper() const { return upper_; }
+  /// Evaluation workspace for this solve (one per solve, hence per thread).
+  /// @pre ok().
+  ProblemWorkspace* workspace() { return workspace_.get(); }
   /// Seconds since construction.
   double Elapsed() const;
   /// True once the time budget (if any) is spent.
   bool OutOfTime() const;
   /// True if every goal error of `errors` is within the tolerances.
   bool WithinTolerance(const std::vector<GoalError>& errors) const;
+  /// Runs FK at q and tests the goal errors; allocation-free (reuses a
+  /// buffer), for per-iteration stopping tests. Overwrites workspace data.
+  bool WithinToleranceAt(const Eigen::VectorXd& q);
+  /// Appends an IterationRecord for (iteration, q, potential) to the trace if
+  /// options().record_trace (allocates; a no-op otherwise). Runs FK at q.
+  void Trace(int iteration, const Eigen::VectorXd& q, double potential);
+  /// ‖P(q − g) − q‖∞ / (‖∂R/∂q‖_F ‖R‖) at q: the projected gradient of the
+  /// potential relative to the largest gradient the residual could produce
+  /// (0 when R = 0). Near 0 at a stationary point. Allocates.
+  double RelativeProjectedGradient(const Eigen::VectorXd& q);
 
   /// Fills q, goal errors, final potential and wall time for pose `q`, and sets
   /// `status`/`message` — except that kConverged is downgraded when the goal
   /// errors are not actually within tolerance (and upgraded to kConverged
-  /// when they are), so every solver reports convergence the same way.
+  /// when they are), so every solver reports convergence the same way (see
+  /// the class comment for the full rule).
   Result Finish(const Eigen::VectorXd& q, SolveStatus status,
                 std::string message);
 
  private:
+  bool Fail(std::string message);
+
   const Problem& problem_;
   SolveOptions options_;
   Result result_;
   bool ok_ = true;
-  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point start_time_;
+  Eigen::VectorXd start_;
+  Eigen::VectorXd lower_;
+  Eigen::VectorXd upper_;
+  std::unique_ptr<ProblemWorkspace> workspace_;
+  std::vector<GoalError> errors_;
 };
 
 }  // namespace internal

@@ -1,0 +1,268 @@
+#include "solvers/solver.h"
+
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+namespace iklab {
+namespace {
+
+template <typename... Args>
+std::string StrCat(const Args&... args) {
+  std::ostringstream out;
+  out.precision(17);
+  (out << ... << args);
+  return out.str();
+}
+
+// Index of the first non-finite entry of v, or −1.
+Eigen::Index FirstNonFinite(const Eigen::VectorXd& v) {
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+const char* SolveStatusName(SolveStatus status) {
+  switch (status) {
+    case SolveStatus::kConverged:
+      return "converged";
+    case SolveStatus::kMaxIterations:
+      return "max iterations";
+    case SolveStatus::kTimeBudget:
+      return "time budget";
+    case SolveStatus::kUnreachable:
+      return "unreachable";
+    case SolveStatus::kLimitsInfeasible:
+      return "limits infeasible";
+    case SolveStatus::kInvalidInput:
+      return "invalid input";
+    case SolveStatus::kNumericalFailure:
+      return "numerical failure";
+    case SolveStatus::kNotSolved:
+      return "not solved";
+  }
+  return "unknown status";
+}
+
+bool SolveOptions::IsValid(std::string* why) const {
+  const auto fail = [why](std::string message) {
+    if (why != nullptr) *why = std::move(message);
+    return false;
+  };
+  if (max_iterations < 1) {
+    return fail(StrCat("options: max_iterations must be >= 1, got ",
+                       max_iterations));
+  }
+  if (std::isnan(time_budget_seconds)) {
+    return fail("options: time_budget_seconds is NaN (use <= 0 for none)");
+  }
+  if (!(position_tolerance > 0.0) || !std::isfinite(position_tolerance)) {
+    return fail(StrCat("options: position_tolerance must be finite and > 0, "
+                       "got ",
+                       position_tolerance));
+  }
+  if (!(angle_tolerance > 0.0) || !std::isfinite(angle_tolerance)) {
+    return fail(StrCat("options: angle_tolerance must be finite and > 0, got ",
+                       angle_tolerance));
+  }
+  return true;
+}
+
+namespace internal {
+
+SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
+                       const SolveOptions& options, std::string solver_name)
+    : problem_(problem),
+      options_(options),
+      start_time_(std::chrono::steady_clock::now()) {
+  result_.solver = std::move(solver_name);
+  result_.q = q0;
+  const int nq = problem.nq();
+  if (q0.size() != nq) {
+    result_.q.resize(0);
+    Fail(StrCat("q0: expected ", nq, " coordinates (model nq), got ",
+                q0.size()));
+    return;
+  }
+  if (const Eigen::Index i = FirstNonFinite(q0); i >= 0) {
+    result_.q.resize(0);
+    Fail(StrCat("q0: coordinate ", i, " (", problem.model().dof_name(i),
+                ") is not finite (", q0[i], ")"));
+    return;
+  }
+  std::string why;
+  if (!options.IsValid(&why)) {
+    Fail(why);
+    return;
+  }
+  const Bounds& bounds = problem.bounds();
+  if (!bounds.IsValid(&why)) {
+    Fail(why);
+    return;
+  }
+  if (bounds.size() != nq) {
+    Fail(StrCat("bounds: expected ", nq, " coordinates, got ", bounds.size()));
+    return;
+  }
+  if (options.respect_limits) {
+    lower_ = bounds.lower;
+    upper_ = bounds.upper;
+  } else {
+    lower_ = Eigen::VectorXd::Constant(nq, -kInfinity);
+    upper_ = Eigen::VectorXd::Constant(nq, kInfinity);
+  }
+  start_ = q0.cwiseMax(lower_).cwiseMin(upper_);
+  result_.q = start_;
+  workspace_ = std::make_unique<ProblemWorkspace>(problem);
+  errors_.reserve(problem.goals().size());
+  result_.initial_potential =
+      problem.EvaluatePotential(start_, workspace_.get(), nullptr);
+  result_.final_potential = result_.initial_potential;
+  result_.message = "Solving.";
+}
+
+bool SolveScope::Fail(std::string message) {
+  ok_ = false;
+  result_.status = SolveStatus::kInvalidInput;
+  result_.message = std::move(message);
+  result_.wall_time_seconds = Elapsed();
+  return false;
+}
+
+double SolveScope::Elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start_time_)
+      .count();
+}
+
+bool SolveScope::OutOfTime() const {
+  return options_.time_budget_seconds > 0.0 &&
+         Elapsed() >= options_.time_budget_seconds;
+}
+
+bool SolveScope::WithinTolerance(const std::vector<GoalError>& errors) const {
+  for (const GoalError& e : errors) {
+    // Written so that a NaN error is never "within tolerance".
+    if (!(e.position <= options_.position_tolerance) ||
+        !(e.angle <= options_.angle_tolerance) ||
+        !(e.aim <= options_.angle_tolerance)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SolveScope::WithinToleranceAt(const Eigen::VectorXd& q) {
+  problem_.GoalErrors(q, workspace_.get(), &errors_);
+  return WithinTolerance(errors_);
+}
+
+void SolveScope::Trace(int iteration, const Eigen::VectorXd& q,
+                       double potential) {
+  if (!options_.record_trace) return;
+  problem_.GoalErrors(q, workspace_.get(), &errors_);
+  const ErrorSummary summary = Summarize(errors_);
+  IterationRecord record;
+  record.iteration = iteration;
+  record.potential = potential;
+  record.max_position_error = summary.max_position;
+  record.max_angle_error = summary.max_angle;
+  record.q = q;
+  result_.trace.push_back(std::move(record));
+}
+
+double SolveScope::RelativeProjectedGradient(const Eigen::VectorXd& q) {
+  Eigen::VectorXd residuals(problem_.num_residuals());
+  Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
+  Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
+  problem_.EvaluateResiduals(q, workspace_.get(), residuals, &jacobian_ref);
+  const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
+  const double scale = jacobian.norm() * residuals.norm();
+  if (!(scale > 0.0)) return 0.0;
+  const Eigen::VectorXd projected =
+      (q - gradient).cwiseMax(lower_).cwiseMin(upper_) - q;
+  return projected.lpNorm<Eigen::Infinity>() / scale;
+}
+
+Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
+                          std::string message) {
+  if (!ok_) return result_;
+  if (q.size() != problem_.nq() || FirstNonFinite(q) >= 0) {
+    result_.q = start_;
+    status = SolveStatus::kNumericalFailure;
+    message = "the solver produced a non-finite pose (" + message +
+              "); returning the start pose";
+  } else {
+    result_.q = q;
+  }
+  ProblemWorkspace* ws = workspace_.get();
+  result_.goal_errors = problem_.GoalErrors(result_.q, ws);
+
+  // Residuals and Jacobian at the final pose: the potential, and the gradient
+  // for the stationary-point classification (rule 3).
+  Eigen::VectorXd residuals(problem_.num_residuals());
+  Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
+  Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
+  problem_.EvaluateResiduals(result_.q, ws, residuals, &jacobian_ref);
+  result_.final_potential = 0.5 * residuals.squaredNorm();
+
+  const bool inside = !options_.respect_limits ||
+                      problem_.bounds().Contains(result_.q);
+  if (WithinTolerance(result_.goal_errors) && inside) {
+    if (status != SolveStatus::kConverged) {
+      message = std::string("every goal is within tolerance (solver stop: ") +
+                SolveStatusName(status) + ": " + message + ")";
+    }
+    status = SolveStatus::kConverged;
+  } else if (!inside) {
+    status = SolveStatus::kNumericalFailure;
+    message = "the solver left the bounds (" + message + ")";
+  } else if (status == SolveStatus::kConverged ||
+             status == SolveStatus::kUnreachable) {
+    // Stationary with errors above tolerance: limits or reach?
+    const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
+    double blocked_squared = 0.0;
+    if (options_.respect_limits) {
+      const Bounds& bounds = problem_.bounds();
+      for (Eigen::Index i = 0; i < gradient.size(); ++i) {
+        const double qi = result_.q[i];
+        const bool at_lower = qi <= bounds.lower[i];
+        const bool at_upper = qi >= bounds.upper[i];
+        if ((at_lower && gradient[i] > 0.0) ||
+            (at_upper && gradient[i] < 0.0)) {
+          blocked_squared += gradient[i] * gradient[i];
+        }
+      }
+    }
+    const double blocked = std::sqrt(blocked_squared);
+    const double scale = jacobian.norm() * residuals.norm();
+    const bool blocks = blocked_squared > 0.0 &&
+                        blocked_squared >= 0.5 * gradient.squaredNorm() &&
+                        blocked >= kBlockedGradientRatio * scale;
+    const ErrorSummary summary = Summarize(result_.goal_errors);
+    const std::string errors =
+        StrCat("max position error ", summary.max_position,
+               ", max angle error ", summary.max_angle);
+    if (blocks) {
+      status = SolveStatus::kLimitsInfeasible;
+      message = StrCat("stationary within the bounds with ", errors,
+                       ": joint limits block the descent (blocked gradient ",
+                       blocked, " of ", gradient.norm(), "); ", message);
+    } else {
+      status = SolveStatus::kUnreachable;
+      message = StrCat("stationary with ", errors,
+                       ": goal out of reach, best effort returned; ",
+                       message);
+    }
+  }
+  result_.status = status;
+  result_.message = std::move(message);
+  result_.wall_time_seconds = Elapsed();
+  return result_;
+}
+
+}  // namespace internal
+}  // namespace iklab

@@ -1,0 +1,73 @@
+#ifndef IKLAB_SOLVERS_TRAJECTORY_H_
+#define IKLAB_SOLVERS_TRAJECTORY_H_
+
+/// @file
+/// Trajectory mode (SPEC §2): follow a goal path frame by frame, each frame
+/// solved by any Solver from the previous frame's pose — Parent's 21-frame
+/// sequences, and the NLP paper §3's M internal points Y_1 … Y_M between the
+/// start effector Y and the target X (solve for Y_1 from Y's pose, then Y_2
+/// from Y_1's, …, finally X: num_frames = M + 1).
+///
+/// A path is a callback that moves the problem's goal targets to frame k at
+/// path parameter s = k / num_frames, so every goal kind can be driven (keep
+/// a non-const pointer to the goals you add and call their setters).
+/// LinearPath / HermitePath and MovePositionGoal cover the common case of a
+/// position goal moving from the effector's start position to a target.
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "constraints/position_goal.h"
+#include "constraints/problem.h"
+#include "solvers/solver.h"
+
+namespace iklab {
+
+/// Moves the goals of `problem` to frame `frame` (1 … num_frames) at path
+/// parameter s = frame / num_frames ∈ (0, 1]. Must not add or remove goals
+/// (the problem's size must stay fixed).
+using GoalPath = std::function<void(int frame, double s, Problem* problem)>;
+
+/// A curve s ∈ [0, 1] → point, from curve(0) = start to curve(1) = end.
+using PointPath = std::function<Eigen::Vector3d(double s)>;
+
+/// Straight line p(s) = (1 − s) start + s end: equal steps for equally
+/// spaced s (the NLP paper's equally divided segment YX).
+PointPath LinearPath(const Eigen::Vector3d& start, const Eigen::Vector3d& end);
+
+/// Cubic Hermite curve from `start` to `end` with end tangents (dp/ds at s =
+/// 0 and 1):
+///
+///     p(s) = h00(s) start + h10(s) start_tangent + h01(s) end + h11(s) end_tangent,
+///     h00 = 2s³ − 3s² + 1, h10 = s³ − 2s² + s, h01 = −2s³ + 3s², h11 = s³ − s².
+///
+/// Zero tangents give the straight line with eased spacing 3s² − 2s³ (start
+/// and stop at rest: the NLP paper's "more smooth" internal points).
+PointPath HermitePath(const Eigen::Vector3d& start, const Eigen::Vector3d& end,
+                      const Eigen::Vector3d& start_tangent =
+                          Eigen::Vector3d::Zero(),
+                      const Eigen::Vector3d& end_tangent =
+                          Eigen::Vector3d::Zero());
+
+/// A GoalPath that sets `goal`'s target to path(s) at each frame.
+/// @throws std::invalid_argument if `goal` or `path` is empty.
+GoalPath MovePositionGoal(std::shared_ptr<PositionGoal> goal, PointPath path);
+
+/// Solves `num_frames` frames: for k = 1 … num_frames, calls
+/// path(k, k / num_frames, problem) and solves from the previous frame's
+/// pose (q0 for frame 1). A frame that fails still hands its best-effort
+/// pose to the next frame (a kInvalidInput frame hands on the previous pose).
+/// @param problem modified by `path`; left at the last frame's targets.
+/// @return one Result per frame, in order.
+/// @throws std::invalid_argument if problem is null, num_frames < 1 or path
+///   is empty.
+std::vector<Result> SolveTrajectory(const Solver& solver, Problem* problem,
+                                    const Eigen::VectorXd& q0, int num_frames,
+                                    const GoalPath& path);
+
+}  // namespace iklab
+
+#endif  // IKLAB_SOLVERS_TRAJECTORY_H_
