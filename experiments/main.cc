@@ -3,7 +3,8 @@
 //   iklab list
 //   iklab run parent-fig-5.20 soch-fig-4 --out out --seed 7
 //   iklab run all --out out          (writes out/REPORT.md)
-
+//   iklab bench --robots panda,ur5 --targets 1000 --out bench
+//   iklab bench --urdf arm.urdf --base base --tip tool --targets-csv t.csv
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "experiments/bench_command.h"
 #include "experiments/experiment.h"
 #include "experiments/report.h"
 
@@ -68,7 +70,16 @@ int main(int argc, char** argv) {
   run->add_option("--seed,-s", seed, "Seed for every random draw")->capture_default_str();
   run->add_flag("--quick", quick, "Reduced configuration (fewer trials)");
 
+  iklab::BenchCommandOptions bench_options;
+  CLI::App* bench = app.add_subcommand(
+      "bench",
+      "The standard IK benchmark protocol on real robots: random reachable "
+      "poses, solve rate and time per solve for every solver");
+  iklab::AddBenchOptions(bench, &bench_options);
+
   CLI11_PARSE(app, argc, argv);
+
+  if (bench->parsed()) return iklab::RunBenchCommand(bench_options);
 
   if (list->parsed()) {
     for (const iklab::Experiment& e : iklab::AllExperiments()) {

@@ -51,6 +51,8 @@ struct BarChart {
   std::vector<std::string> series_names;
   std::vector<std::vector<double>> values;
   bool log_y = false;
+  /// gnuplot y range, e.g. "[0:100]"; empty = automatic.
+  std::string y_range;
   int width_px = 900;
   int height_px = 500;
 };

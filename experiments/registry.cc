@@ -1,4 +1,5 @@
 #include "experiments/experiment.h"
+#include "experiments/experiments_list.h"
 
 namespace iklab {
 
@@ -9,6 +10,7 @@ namespace iklab {
 const std::vector<Experiment>& AllExperiments() {
   static const std::vector<Experiment> experiments = [] {
     std::vector<Experiment> all;
+    AddStandardIkBenchmark(&all);
     return all;
   }();
   return experiments;

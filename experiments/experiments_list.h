@@ -1,0 +1,18 @@
+#ifndef IKLAB_EXPERIMENTS_EXPERIMENTS_LIST_H_
+#define IKLAB_EXPERIMENTS_EXPERIMENTS_LIST_H_
+
+/// @file
+/// The registration function of each experiment file, called in report order
+/// by registry.cc.
+
+#include <vector>
+
+#include "experiments/experiment.h"
+
+namespace iklab {
+
+void AddStandardIkBenchmark(std::vector<Experiment>* experiments);
+
+}  // namespace iklab
+
+#endif  // IKLAB_EXPERIMENTS_EXPERIMENTS_LIST_H_

@@ -1,0 +1,304 @@
+#include "solvers/bounded_lm_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Cholesky>
+
+#include "framework/internal/check.h"
+
+namespace iklab {
+
+using internal::StrCat;
+
+bool BoundedLmOptions::IsValid(std::string* why) const {
+  std::string reason;
+  if (!common.IsValid(&reason)) {
+  } else if (!(initial_damping > 0.0) || !std::isfinite(initial_damping)) {
+    reason = StrCat("initial_damping must be finite and > 0, got ",
+                    initial_damping);
+  } else if (!(damping_decrease > 1.0) || !std::isfinite(damping_decrease)) {
+    reason = StrCat("damping_decrease must be finite and > 1, got ",
+                    damping_decrease);
+  } else if (!(damping_increase > 1.0) || !std::isfinite(damping_increase)) {
+    reason = StrCat("damping_increase must be finite and > 1, got ",
+                    damping_increase);
+  } else if (!(min_damping >= 0.0) || !std::isfinite(min_damping)) {
+    reason = StrCat("min_damping must be finite and >= 0, got ", min_damping);
+  } else if (!(max_damping > min_damping)) {
+    reason = StrCat("max_damping must exceed min_damping, got ", max_damping);
+  } else if (stall_iterations < 1) {
+    reason = StrCat("stall_iterations must be >= 1, got ", stall_iterations);
+  } else if (max_attempts < 1) {
+    reason = StrCat("max_attempts must be >= 1, got ", max_attempts);
+  }
+  if (why != nullptr) *why = reason;
+  return reason.empty();
+}
+
+namespace {
+
+// Everything one solve needs, sized once. M × N are the stacked residual and
+// coordinate counts, fixed at compile time for common arm problems (Eigen then
+// unrolls JᵀJ and the Cholesky factorization) or Eigen::Dynamic. Poses stay
+// VectorXd: Problem takes them as such.
+template <int M, int N>
+struct Workspace {
+  using ResidualVector = Eigen::Matrix<double, M, 1>;
+  using JacobianMatrix = Eigen::Matrix<double, M, N>;
+  using SquareMatrix = Eigen::Matrix<double, N, N>;
+  using CoordinateVector = Eigen::Matrix<double, N, 1>;
+
+  Workspace(int m, int n)
+      : residual(m),
+        trial_residual(m),
+        jacobian(m, n),
+        trial_jacobian(m, n),
+        normal(n, n),
+        system(n, n),
+        gradient(n),
+        step(n),
+        q(n),
+        trial_q(n),
+        best_q(n),
+        held(n),
+        llt(n) {}
+
+  ResidualVector residual, trial_residual;
+  JacobianMatrix jacobian, trial_jacobian;
+  SquareMatrix normal;  // JᵀJ
+  SquareMatrix system;  // JᵀJ + μI on the free coordinates, I elsewhere
+  CoordinateVector gradient, step;
+  Eigen::VectorXd q, trial_q, best_q;
+  std::vector<char> held;  // coordinates held on a bound this iteration
+  Eigen::LLT<SquareMatrix> llt;
+};
+
+// Starting point of attempt k: q0 (projected), then the middle of the box,
+// then uniform random points in it. Unbounded sides fall back to [−π, π]
+// around 0 (revolute joints without limits), which is where a random start
+// is meaningful; a one-sided bound keeps its finite side.
+void StartingPoint(int attempt, const Eigen::VectorXd& start,
+                   const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
+                   std::mt19937_64* rng, Eigen::VectorXd* q) {
+  if (attempt == 0) {
+    *q = start;
+    return;
+  }
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (Eigen::Index i = 0; i < q->size(); ++i) {
+    double lo = std::isfinite(lower[i]) ? lower[i] : -M_PI;
+    double hi = std::isfinite(upper[i]) ? upper[i] : M_PI;
+    if (lo > hi) std::swap(lo, hi);  // one-sided bound beyond ±π
+    lo = std::max(lo, lower[i]);
+    hi = std::min(hi, upper[i]);
+    (*q)[i] = attempt == 1 ? 0.5 * (lo + hi) : lo + (hi - lo) * unit(*rng);
+  }
+}
+
+template <int M, int N>
+Result SolveWith(const BoundedLmOptions& options,
+                 internal::SolveScope& scope) {
+  const Problem& problem = scope.problem();
+  const int n = problem.nq();
+  const int m = problem.num_residuals();
+  const Eigen::VectorXd& lower = scope.lower();
+  const Eigen::VectorXd& upper = scope.upper();
+  ProblemWorkspace* pws = scope.workspace();
+  Result& result = scope.result();
+  Workspace<M, N> w(m, n);
+  std::vector<GoalError> errors(problem.goals().size());
+  std::mt19937_64 rng(options.seed);
+
+  // Accepted steps swap the trial buffers in (Eigen's swap exchanges
+  // storage), so a Ref to a buffer is made fresh at each evaluation.
+  const auto evaluate = [&](const Eigen::VectorXd& q,
+                            typename Workspace<M, N>::ResidualVector* r,
+                            typename Workspace<M, N>::JacobianMatrix* j) {
+    Eigen::Ref<Eigen::MatrixXd> jacobian(*j);
+    problem.EvaluateResiduals(q, pws, *r, &jacobian);
+    ++result.function_evaluations;
+    ++result.jacobian_evaluations;
+    return 0.5 * r->squaredNorm();
+  };
+  // Goal errors at the pose whose FK is in the workspace (the last
+  // evaluation): the stopping test, without another FK pass.
+  const auto within_tolerance = [&] {
+    for (size_t g = 0; g < errors.size(); ++g) {
+      errors[g] = problem.goals()[g]->Error(problem.model(), pws->data());
+    }
+    return scope.WithinTolerance(errors);
+  };
+
+  double best_cost = kInfinity;
+  int iterations = 0;
+  // One attempt of damped Gauss–Newton steps from w.q. Returns kConverged,
+  // kMaxIterations or kTimeBudget, or kUnreachable when it gave up: stalled
+  // (‖R‖ not halved in stall_iterations, if `may_stall`) or stationary (μ
+  // beyond max_damping, or accepted steps below 1e-14 relative).
+  const auto run_attempt = [&](bool may_stall) {
+    double cost = evaluate(w.q, &w.residual, &w.jacobian);
+    if (cost < best_cost) {
+      best_cost = cost;
+      w.best_q = w.q;
+    }
+    if (within_tolerance()) return SolveStatus::kConverged;
+    double mu = options.initial_damping;
+    double stall_reference = std::sqrt(2.0 * cost);
+    int since_reference = 0;
+    while (true) {
+      if (iterations >= options.common.max_iterations) {
+        return SolveStatus::kMaxIterations;
+      }
+      if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
+      ++iterations;
+      w.gradient.noalias() = w.jacobian.transpose() * w.residual;
+      // Coefficient-wise for fixed sizes: Eigen would otherwise route a
+      // 9 × 7 product through its blocked GEMM, whose packing dominates.
+      if constexpr (N == Eigen::Dynamic) {
+        w.normal.noalias() = w.jacobian.transpose() * w.jacobian;
+      } else {
+        w.normal.noalias() = w.jacobian.transpose().lazyProduct(w.jacobian);
+      }
+
+      // Active set: hold coordinates on a bound whose step points outward,
+      // re-solve until no free coordinate wants to leave the box.
+      std::fill(w.held.begin(), w.held.end(), 0);
+      for (int pass = 0; pass <= n; ++pass) {
+        w.system = w.normal;
+        w.system.diagonal().array() += mu;
+        w.step = -w.gradient;
+        for (int i = 0; i < n; ++i) {
+          if (!w.held[i]) continue;
+          w.system.row(i).setZero();
+          w.system.col(i).setZero();
+          w.system(i, i) = 1.0;
+          w.step[i] = 0.0;
+        }
+        w.llt.compute(w.system);
+        w.llt.solveInPlace(w.step);
+        bool changed = false;
+        for (int i = 0; i < n; ++i) {
+          if (w.held[i]) continue;
+          if ((w.q[i] <= lower[i] && w.step[i] < 0.0) ||
+              (w.q[i] >= upper[i] && w.step[i] > 0.0)) {
+            w.held[i] = 1;
+            changed = true;
+          }
+        }
+        if (!changed) break;
+      }
+      if (w.llt.info() != Eigen::Success || !w.step.allFinite()) {
+        mu *= options.damping_increase;  // better conditioned next time
+        if (mu > options.max_damping) return SolveStatus::kUnreachable;
+        continue;
+      }
+
+      w.trial_q = (w.q + w.step).cwiseMax(lower).cwiseMin(upper);
+      const double trial_cost =
+          evaluate(w.trial_q, &w.trial_residual, &w.trial_jacobian);
+      if (trial_cost < cost) {
+        const double moved = (w.trial_q - w.q).template lpNorm<Eigen::Infinity>();
+        w.q.swap(w.trial_q);
+        w.residual.swap(w.trial_residual);
+        w.jacobian.swap(w.trial_jacobian);
+        cost = trial_cost;
+        mu = std::max(mu / options.damping_decrease, options.min_damping);
+        if (cost < best_cost) {
+          best_cost = cost;
+          w.best_q = w.q;
+        }
+        if (options.common.record_trace) scope.Trace(iterations, w.q, cost);
+        // The workspace's FK is at the accepted point: test it as is (Trace
+        // ran FK at the same q).
+        if (within_tolerance()) return SolveStatus::kConverged;
+        if (moved <= 1e-14 * (1.0 + w.q.template lpNorm<Eigen::Infinity>())) {
+          return SolveStatus::kUnreachable;
+        }
+      } else {
+        mu *= options.damping_increase;
+        if (mu > options.max_damping) return SolveStatus::kUnreachable;
+      }
+      if (may_stall && ++since_reference >= options.stall_iterations) {
+        const double norm = std::sqrt(2.0 * cost);
+        if (norm > 0.5 * stall_reference) return SolveStatus::kUnreachable;
+        stall_reference = norm;
+        since_reference = 0;
+      }
+    }
+  };
+
+  SolveStatus status = SolveStatus::kUnreachable;
+  int attempt = 0;
+  while (attempt < options.max_attempts && status == SolveStatus::kUnreachable) {
+    StartingPoint(attempt++, scope.start(), lower, upper, &rng, &w.q);
+    status = run_attempt(/*may_stall=*/true);
+  }
+  if (status == SolveStatus::kUnreachable) {
+    // Every attempt stalled: the goal is likely out of reach (or blocked by
+    // the limits). Polish the best pose to stationarity so the best effort
+    // is the closest point, not wherever the last restart gave up.
+    w.q = w.best_q;
+    status = run_attempt(/*may_stall=*/false);
+  }
+  if (status == SolveStatus::kConverged) w.best_q = w.q;
+  std::string message;
+  result.iterations = iterations;
+  result.attempts = attempt;
+  switch (status) {
+    case SolveStatus::kConverged:
+      message = StrCat("converged after ", iterations, " iterations in ",
+                       result.attempts, " attempt(s)");
+      break;
+    case SolveStatus::kMaxIterations:
+      message = StrCat("stopped at max_iterations = ",
+                       options.common.max_iterations, " over ",
+                       result.attempts, " attempt(s)");
+      break;
+    case SolveStatus::kTimeBudget:
+      message = StrCat("time budget of ", options.common.time_budget_seconds,
+                       " s spent over ", result.attempts, " attempt(s)");
+      break;
+    default:
+      message = StrCat("no attempt converged in ", options.max_attempts,
+                       " attempts; best effort returned");
+      break;
+  }
+  return scope.Finish(w.best_q, status, std::move(message));
+}
+
+}  // namespace
+
+Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
+             const BoundedLmOptions& options) {
+  internal::SolveScope scope(problem, q0, options.common, "bounded-lm");
+  if (!scope.ok()) return scope.result();
+  std::string why;
+  if (!options.IsValid(&why)) {
+    Result invalid = scope.result();
+    invalid.status = SolveStatus::kInvalidInput;
+    invalid.message = "BoundedLmOptions: " + why;
+    return invalid;
+  }
+  // Fixed-size kernels for the shapes of arm problems: 6 or 7 coordinates
+  // with a position (3), orientation (6) or pose (9) goal.
+  const int m = problem.num_residuals();
+  switch (problem.nq()) {
+    case 6:
+      if (m == 3) return SolveWith<3, 6>(options, scope);
+      if (m == 6) return SolveWith<6, 6>(options, scope);
+      if (m == 9) return SolveWith<9, 6>(options, scope);
+      break;
+    case 7:
+      if (m == 3) return SolveWith<3, 7>(options, scope);
+      if (m == 6) return SolveWith<6, 7>(options, scope);
+      if (m == 9) return SolveWith<9, 7>(options, scope);
+      break;
+  }
+  return SolveWith<Eigen::Dynamic, Eigen::Dynamic>(options, scope);
+}
+
+}  // namespace iklab
