@@ -244,26 +244,30 @@ class Parser {
     }
   }
 
-  Token Expect(std::string_view word, const std::string& context) {
+  // The message arguments are formatted only on failure (this runs for every
+  // word of the hierarchy).
+  template <typename... Context>
+  Token Expect(std::string_view word, const Context&... context) {
     const Token t = lexer_.Next();
     if (t.text != word) {
-      Fail(t.line, "expected '", word, "' ", context, ", got ",
+      Fail(t.line, "expected '", word, "' ", context..., ", got ",
            t.text.empty() ? std::string("the end of the file") : Quote(t.text));
     }
     return t;
   }
 
-  double ReadNumber(const std::string& what) {
+  template <typename... What>
+  double ReadNumber(const What&... what) {
     const Token t = lexer_.Next();
     if (t.text.empty()) {
-      Fail(t.line, "unexpected end of the file; expected ", what);
+      Fail(t.line, "unexpected end of the file; expected ", what...);
     }
     double value;
     if (!ParseDouble(t.text, &value)) {
-      Fail(t.line, Quote(t.text), " is not a number (", what, ")");
+      Fail(t.line, Quote(t.text), " is not a number (", what..., ")");
     }
     if (!std::isfinite(value)) {
-      Fail(t.line, what, " must be finite; got ", Quote(t.text));
+      Fail(t.line, what..., " must be finite; got ", Quote(t.text));
     }
     return value;
   }
@@ -283,10 +287,10 @@ class Parser {
   }
 
   Eigen::Vector3d ReadOffset(const std::string& owner) {
-    Expect("OFFSET", "in " + owner);
+    Expect("OFFSET", "in ", owner);
     Eigen::Vector3d offset;
     for (int i = 0; i < 3; ++i) {
-      offset[i] = ReadNumber(StrCat("OFFSET ", "xyz"[i], " of ", owner));
+      offset[i] = ReadNumber("OFFSET ", "xyz"[i], " of ", owner);
     }
     return offset;
   }
@@ -302,14 +306,15 @@ class Parser {
     joint.name = std::string(name);
     joint.parent = parent;
     joint.line = keyword.line;
-    const std::string owner = StrCat("joint ", Quote(name));
-    Expect("{", StrCat("after ", keyword.text, " ", Quote(name)));
+    const std::string quoted = Quote(name);
+    const std::string owner = "joint " + quoted;
+    Expect("{", "after ", keyword.text, " ", quoted);
     joint.offset = ReadOffset(owner);
     joint.first_channel = static_cast<int>(r->channels.size());
     const int index = static_cast<int>(r->joints.size());
     if (lexer_.Peek().text == "CHANNELS") {
       const Token channels = lexer_.Next();
-      const long long count = ReadCount(StrCat("CHANNELS count of ", owner));
+      const long long count = ReadCount("CHANNELS count of " + owner);
       for (long long i = 0; i < count; ++i) {
         const Token t = lexer_.Next();
         BvhChannelType type;
@@ -364,7 +369,7 @@ class Parser {
           Expect("Site", "after 'End'");
           Expect("{", "after 'End Site'");
           const Eigen::Vector3d offset = ReadOffset(owner);
-          Expect("}", StrCat("to close ", owner));
+          Expect("}", "to close ", owner);
           r->joints[open.back()].end_sites.push_back(offset);
         } else if (t.text.empty()) {
           Fail(t.line, "unexpected end of the file: joint ",

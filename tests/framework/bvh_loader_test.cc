@@ -521,6 +521,18 @@ TEST_CASE("Malformed BVH input is rejected with file:line and the problem",
   }
 }
 
+TEST_CASE("Deeply nested BVH joints are parsed without recursion",
+          "[framework]") {
+  // 100000 nested JOINTs, never closed: a recursive parser would overflow the
+  // stack (an adversarial input tried alongside the fuzzer; the parser keeps
+  // an explicit stack).
+  std::string text = "HIERARCHY\nROOT r\n{\nOFFSET 0 0 0\n";
+  for (int i = 0; i < 100000; ++i) text += "JOINT j{OFFSET 0 0 0\n";
+  REQUIRE_THROWS_WITH(LoadBvhFromString(text, "deep.bvh"),
+                      Contains("deep.bvh:100005: unexpected end of the file: "
+                               "joint 'j' (line 100004) is not closed"));
+}
+
 TEST_CASE("BVH error lines are right with CRLF, CR and mixed line endings",
           "[framework]") {
   const std::string lf = SmallWith(31, "0.5 -1 2 30 -20 10 15 x -25 60 35 0");
