@@ -71,6 +71,12 @@ struct IterationRecord {
   double max_position_error = 0.0;
   double max_angle_error = 0.0;
   Eigen::VectorXd q;
+  /// Condition number of the linear system the step solved, for methods that
+  /// solve one (e.g. DLS: (σ_max² + λ²)/(σ_min² + λ²) of JJᵀ + λ²I, NLP
+  /// paper Lemma 7.1); 0 when not applicable.
+  double condition_number = 0.0;
+  /// Damping λ used by the step (DLS family); 0 when not applicable.
+  double damping = 0.0;
 };
 
 /// Settings every solver understands. Each solver's Options holds one as
