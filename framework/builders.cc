@@ -152,8 +152,9 @@ LimbGeometry MakeLimb(Side side, const std::string& kind, double upper_length,
 Figure PlanarChain(const std::vector<double>& lengths,
                    const Eigen::Vector2d& base, const std::string& prefix) {
   if (lengths.empty()) {
-    ThrowInvalidArgument("PlanarChain: lengths is empty; expected at least one "
-                         "link length");
+    ThrowInvalidArgument(
+        "PlanarChain: lengths is empty; expected at least one "
+        "link length");
   }
   for (size_t i = 0; i < lengths.size(); ++i) {
     CheckLength(internal::StrCat("PlanarChain: lengths[", i, "]").c_str(),
@@ -189,9 +190,10 @@ Figure SochChain() {
 
 Figure NlpBranchedFigure(int num_effectors, double link_length) {
   if (num_effectors < 2 || num_effectors > 4) {
-    ThrowInvalidArgument("NlpBranchedFigure: num_effectors must be 2, 3 or 4, "
-                         "got ",
-                         num_effectors);
+    ThrowInvalidArgument(
+        "NlpBranchedFigure: num_effectors must be 2, 3 or 4, "
+        "got ",
+        num_effectors);
   }
   CheckLength("NlpBranchedFigure: link_length", link_length);
   const double l = link_length;
@@ -281,8 +283,8 @@ void AddLimb(Figure* f, const LimbGeometry& g, const std::string& parent_link,
   elbow.X_PJ = g.A;
   elbow.WithLimits(g.lower[3], g.upper[3]);
   f->AddJoint(elbow);
-  f->AddJoint(SphericalJoint(prefix + g.s2_name, lower, distal, g.B,
-                             g.s2_axes, &g.lower[4], &g.upper[4]));
+  f->AddJoint(SphericalJoint(prefix + g.s2_name, lower, distal, g.B, g.s2_axes,
+                             &g.lower[4], &g.upper[4]));
   f->AddSite(MakeSite(prefix + g.s1_name, upper));
   f->AddSite(MakeSite(prefix + g.f_name, lower));
   f->AddSite(MakeSite(prefix + g.s2_name, distal));
@@ -293,9 +295,10 @@ void AddLimb(Figure* f, const LimbGeometry& g, const std::string& parent_link,
 
 Figure LimbFigure(const LimbGeometry& geometry) {
   if (geometry.kind != "arm" && geometry.kind != "leg") {
-    ThrowInvalidArgument("LimbFigure: geometry.kind must be \"arm\" or \"leg\", "
-                         "got \"",
-                         geometry.kind, "\"");
+    ThrowInvalidArgument(
+        "LimbFigure: geometry.kind must be \"arm\" or \"leg\", "
+        "got \"",
+        geometry.kind, "\"");
   }
   Figure f(geometry.kind == "arm" ? "torso" : "pelvis");
   AddLimb(&f, geometry, f.root_link(), geometry.X_RS1, "");
@@ -349,8 +352,8 @@ Figure HumanFigure(const HumanFigureOptions& options) {
   };
   const TrunkJoint trunk[] = {
       {"lumbar", "pelvis", "abdomen", kHip, kLumbar, spine_lo, spine_hi},
-      {"lower_thoracic", "abdomen", "thorax", kLumbar, kLowerThoracic,
-       spine_lo, spine_hi},
+      {"lower_thoracic", "abdomen", "thorax", kLumbar, kLowerThoracic, spine_lo,
+       spine_hi},
       {"upper_thoracic", "thorax", "upper_thorax", kLowerThoracic,
        kUpperThoracic, spine_lo, spine_hi},
       {"neck", "upper_thorax", "neck", kUpperThoracic, kShoulder, neck_lo,

@@ -29,8 +29,8 @@ namespace iklab {
 
 /// A planar serial chain of revolute joints about z with relative angles
 /// (Parent §5.3, Fig. 5.20; Šoch & Lórencz Fig. 4): joint i sits at the start
-/// of link i, link i has length lengths[i] along its own x axis, so at q = 0 the
-/// chain is stretched along +x from `base`.
+/// of link i, link i has length lengths[i] along its own x axis, so at q = 0
+/// the chain is stretched along +x from `base`.
 ///
 /// Names (with `prefix` prepended to each): root link "base" (no prefix);
 /// joints/coordinates "q0" … "q{n-1}"; links "link0" … "link{n-1}"; sites
@@ -142,8 +142,8 @@ struct LimbGeometry {
   /// S2's distal frame; the "hand"/"foot" site.
   Eigen::Vector3d p_S2_tip = Eigen::Vector3d::Zero();
   /// Names of the joints, sites and links used by the figure builders.
-  std::string s1_name, f_name, s2_name;      // e.g. "shoulder", "elbow", "wrist"
-  std::string tip_site_name;                 // "hand" or "foot"
+  std::string s1_name, f_name, s2_name;  // e.g. "shoulder", "elbow", "wrist"
+  std::string tip_site_name;             // "hand" or "foot"
 };
 
 /// Anthropometry used by the human builders: Winter, "Biomechanics and Motor
@@ -173,8 +173,8 @@ struct Anthropometry {
 /// F (elbow) = Ry(θ4), flexion positive. A = [I, (0, 0, 0.186 H)].
 /// S2 (wrist) = Rz(θ5) Ry(θ6) Rx(θ7): forearm pronation(+ left)/supination,
 ///   wrist flexion(+)/extension, radial/ulnar deviation. Middle angle θ6.
-/// B = [Rx(±γ), Rx(±γ)·(0, 0, 0.146 H)], γ the carrying angle (+ left, − right):
-///   the forearm leans laterally and S2's z axis runs along it.
+/// B = [Rx(±γ), Rx(±γ)·(0, 0, 0.146 H)], γ the carrying angle (+ left,
+///   − right): the forearm leans laterally and S2's z axis runs along it.
 /// Hand tip (fingertip) at (0, 0, 0.108 H) in the wrist frame.
 ///
 /// Limits (left side; the right mirrors θ2, θ3, θ5, θ7), from the American

@@ -13,8 +13,9 @@ namespace {
 // "DH row 3 ('elbow')", 1-based like the tables in papers; row < 1 when the
 // caller has no table (DhTransform).
 std::string RowName(const DhRow& row, int index) {
-  const std::string name =
-      row.name.empty() && index >= 1 ? "joint" + std::to_string(index) : row.name;
+  const std::string name = row.name.empty() && index >= 1
+                               ? "joint" + std::to_string(index)
+                               : row.name;
   std::string out = index >= 1 ? "DH row " + std::to_string(index) : "DH row";
   if (!name.empty()) out += " ('" + name + "')";
   return out;
@@ -29,8 +30,8 @@ void CheckRow(const DhRow& row, int index) {
   const struct {
     const char* name;
     double value;
-  } numbers[] = {{"a", row.a}, {"alpha", row.alpha}, {"d", row.d},
-                 {"theta", row.theta}};
+  } numbers[] = {
+      {"a", row.a}, {"alpha", row.alpha}, {"d", row.d}, {"theta", row.theta}};
   for (const auto& n : numbers) {
     if (!std::isfinite(n.value)) {
       ThrowInvalidArgument(RowName(row, index), ": ", n.name,
@@ -47,13 +48,15 @@ void CheckRow(const DhRow& row, int index) {
 
 Eigen::Isometry3d RotX(double angle) {
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-  X.linear() = Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()).toRotationMatrix();
+  X.linear() =
+      Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitX()).toRotationMatrix();
   return X;
 }
 
 Eigen::Isometry3d RotZ(double angle) {
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-  X.linear() = Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  X.linear() =
+      Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitZ()).toRotationMatrix();
   return X;
 }
 
@@ -108,8 +111,9 @@ Eigen::Isometry3d DhTransform(const DhRow& row, DhConvention convention,
 
 Figure DenavitHartenbergFigure(const DhTable& table) {
   if (table.rows.empty()) {
-    ThrowInvalidArgument("DenavitHartenbergFigure: the table has no rows; "
-                         "expected at least one");
+    ThrowInvalidArgument(
+        "DenavitHartenbergFigure: the table has no rows; "
+        "expected at least one");
   }
   CheckRigid(table.X_base, "X_base");
   CheckRigid(table.X_tool, "X_tool");
@@ -139,8 +143,8 @@ Figure DenavitHartenbergFigure(const DhTable& table) {
     X_previous = classic ? C : Eigen::Isometry3d::Identity();
     f.AddSite(MakeSite("frame" + std::to_string(i), j.child, X_previous));
   }
-  f.AddSite(MakeSite("tool", "link" + std::to_string(n),
-                     X_previous * table.X_tool));
+  f.AddSite(
+      MakeSite("tool", "link" + std::to_string(n), X_previous * table.X_tool));
   return f;
 }
 

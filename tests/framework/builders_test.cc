@@ -1,7 +1,6 @@
 #include "framework/builders.h"
 
 #include <cmath>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -57,9 +56,10 @@ void CheckNear(const Eigen::Vector3d& actual, const Eigen::Vector3d& expected,
 // ---------------------------------------------------------------------------
 // Planar chains
 
-TEST_CASE("Parent's arm at {pi/8, pi/4, pi/4} puts the effector at "
-          "(15.772, 19.598)",
-          "[framework]") {
+TEST_CASE(
+    "Parent's arm at {pi/8, pi/4, pi/4} puts the effector at "
+    "(15.772, 19.598)",
+    "[framework]") {
   const Model model = ParentArm().Compile();
   REQUIRE(model.nq() == 3);
   const Eigen::Vector3d q(kPi / 8, kPi / 4, kPi / 4);
@@ -213,16 +213,17 @@ struct HandLimb {
     if (!arm) Ra = Rz(kPi);
     const Eigen::Vector3d p_elbow = R1 * Eigen::Vector3d(0, 0, L1);
     const Eigen::Matrix3d RF = R1 * Ra * Ry(t[3]);
-    const Eigen::Vector3d p_wrist = p_elbow + RF * Rb * Eigen::Vector3d(0, 0, L2);
+    const Eigen::Vector3d p_wrist =
+        p_elbow + RF * Rb * Eigen::Vector3d(0, 0, L2);
     const Eigen::Matrix3d R2 = RF * Rb * Rz(t[4]) * Ry(t[5]) * Rx(t[6]);
     Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
     X.linear() = R2;
     X.translation() = p_wrist;
     if (elbow) *elbow = p_elbow;
     if (tip) {
-      const Eigen::Vector3d p_tip = arm ? Eigen::Vector3d(0, 0, 0.108 * H)
-                                        : Eigen::Vector3d(0.75 * 0.152 * H, 0,
-                                                          0.039 * H);
+      const Eigen::Vector3d p_tip =
+          arm ? Eigen::Vector3d(0, 0, 0.108 * H)
+              : Eigen::Vector3d(0.75 * 0.152 * H, 0, 0.039 * H);
       *tip = X * p_tip;
     }
     return X;
@@ -274,8 +275,8 @@ TEST_CASE("Tolani's leg stands straight at zero and the knee bends backward",
   CheckNear(Position(model, q, "knee"), Eigen::Vector3d(0, 0, -0.42875), 1e-12);
   CheckNear(Position(model, q, "ankle"), Eigen::Vector3d(0, 0, -0.85925),
             1e-12);
-  CheckNear(Position(model, q, "foot"),
-            Eigen::Vector3d(0.1995, 0, -0.9275), 1e-12);
+  CheckNear(Position(model, q, "foot"), Eigen::Vector3d(0.1995, 0, -0.9275),
+            1e-12);
   const Eigen::Isometry3d X = Pose(model, q, "ankle");
   CHECK((X.linear() - Rx(kPi)).norm() < 1e-12);  // the limb frame
   q[3] = kPi / 2;  // knee flexion: the shank points backward
@@ -292,8 +293,7 @@ TEST_CASE("Tolani's limbs match rotations composed by hand at random poses",
   std::uniform_real_distribution<double> angle(-2.0, 2.0);
   for (bool arm : {true, false}) {
     for (Side side : {Side::kLeft, Side::kRight}) {
-      const Model model =
-          (arm ? TolaniArm(side) : TolaniLeg(side)).Compile();
+      const Model model = (arm ? TolaniArm(side) : TolaniLeg(side)).Compile();
       const HandLimb hand{arm, side == Side::kLeft ? 1.0 : -1.0};
       const std::string wrist = arm ? "wrist" : "ankle";
       const std::string elbow = arm ? "elbow" : "knee";
@@ -319,8 +319,8 @@ TEST_CASE("Tolani's limb geometry reproduces the figure via Eq. (3)",
   std::mt19937 rng(23);
   std::uniform_real_distribution<double> angle(-1.5, 1.5);
   for (bool arm : {true, false}) {
-    const LimbGeometry g = arm ? TolaniArmGeometry(Side::kRight)
-                               : TolaniLegGeometry(Side::kLeft);
+    const LimbGeometry g =
+        arm ? TolaniArmGeometry(Side::kRight) : TolaniLegGeometry(Side::kLeft);
     const Model model = LimbFigure(g).Compile();
     Eigen::VectorXd q(7);
     for (int i = 0; i < 7; ++i) q[i] = angle(rng);
@@ -488,7 +488,8 @@ TEST_CASE("The human figure's limbs keep their Tolani segment lengths",
     auto p = [&](const std::string& site) {
       return SitePosition(model, data, model.SiteIndex(site));
     };
-    for (const std::string& side : std::vector<std::string>{"left_", "right_"}) {
+    for (const std::string& side :
+         std::vector<std::string>{"left_", "right_"}) {
       CHECK_THAT((p(side + "elbow") - p(side + "shoulder")).norm(),
                  WithinAbs(0.186 * H, 1e-12));
       CHECK_THAT((p(side + "wrist") - p(side + "elbow")).norm(),

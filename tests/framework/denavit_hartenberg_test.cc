@@ -33,14 +33,13 @@ Eigen::Matrix4d ClassicMatrix(double a, double alpha, double d, double theta) {
 
 // Craig's modified DH matrix (Craig, Introduction to Robotics, Eq. 3.6), row
 // (a_{i−1}, α_{i−1}, d_i, θ_i).
-Eigen::Matrix4d ModifiedMatrix(double a, double alpha, double d,
-                               double theta) {
+Eigen::Matrix4d ModifiedMatrix(double a, double alpha, double d, double theta) {
   const double ct = std::cos(theta), st = std::sin(theta);
   const double ca = std::cos(alpha), sa = std::sin(alpha);
   Eigen::Matrix4d T;
-  T << ct, -st, 0, a,                     //
-      st * ca, ct * ca, -sa, -sa * d,     //
-      st * sa, ct * sa, ca, ca * d,       //
+  T << ct, -st, 0, a,                  //
+      st * ca, ct * ca, -sa, -sa * d,  //
+      st * sa, ct * sa, ca, ca * d,    //
       0, 0, 0, 1;
   return T;
 }
@@ -96,14 +95,13 @@ TEST_CASE("DH chains match the textbook matrices in both conventions",
         T = T * (convention == DhConvention::kClassic
                      ? ClassicMatrix(r.a, r.alpha, d, theta)
                      : ModifiedMatrix(r.a, r.alpha, d, theta));
-        const Eigen::Isometry3d X =
-            SitePose(model, data, model.SiteIndex("frame" + std::to_string(i + 1)));
+        const Eigen::Isometry3d X = SitePose(
+            model, data, model.SiteIndex("frame" + std::to_string(i + 1)));
         CHECK((X.matrix() - T).norm() < 1e-12);
         // DhTransform agrees with the textbook matrix row by row.
-        const Eigen::Matrix4d Ti =
-            convention == DhConvention::kClassic
-                ? ClassicMatrix(r.a, r.alpha, d, theta)
-                : ModifiedMatrix(r.a, r.alpha, d, theta);
+        const Eigen::Matrix4d Ti = convention == DhConvention::kClassic
+                                       ? ClassicMatrix(r.a, r.alpha, d, theta)
+                                       : ModifiedMatrix(r.a, r.alpha, d, theta);
         CHECK((DhTransform(r, convention, q[i]).matrix() - Ti).norm() < 1e-12);
       }
       CHECK((ToolPose(model, q).matrix() - T * table.X_tool.matrix()).norm() <
@@ -268,9 +266,9 @@ TEST_CASE("A prismatic DH row slides along z of the previous frame",
 TEST_CASE("Bad DH rows are rejected with the row named", "[framework]") {
   DhTable table = Puma560();
   table.rows[1].alpha = NAN;
-  REQUIRE_THROWS_WITH(DenavitHartenbergFigure(table),
-                      Contains("DH row 2 ('joint2')") &&
-                          Contains("alpha must be finite"));
+  REQUIRE_THROWS_WITH(
+      DenavitHartenbergFigure(table),
+      Contains("DH row 2 ('joint2')") && Contains("alpha must be finite"));
   table = Puma560();
   table.rows[2].d = INFINITY;
   table.rows[2].name = "elbow";
@@ -278,10 +276,10 @@ TEST_CASE("Bad DH rows are rejected with the row named", "[framework]") {
                       Contains("DH row 3 ('elbow')") && Contains("d must be"));
   table = Puma560();
   table.rows[0].kind = JointKind::kSpherical;
-  REQUIRE_THROWS_WITH(DenavitHartenbergFigure(table),
-                      Contains("DH row 1") &&
-                          Contains("must be revolute or prismatic, got "
-                                   "spherical"));
+  REQUIRE_THROWS_WITH(
+      DenavitHartenbergFigure(table),
+      Contains("DH row 1") && Contains("must be revolute or prismatic, got "
+                                       "spherical"));
   table = Puma560();
   table.rows[5].lower = 1;
   table.rows[5].upper = -1;
@@ -290,8 +288,7 @@ TEST_CASE("Bad DH rows are rejected with the row named", "[framework]") {
   table = Puma560();
   table.rows[4].upper = NAN;
   REQUIRE_THROWS_WITH(DenavitHartenbergFigure(table), Contains("DH row 5"));
-  REQUIRE_THROWS_WITH(DenavitHartenbergFigure(DhTable{}),
-                      Contains("no rows"));
+  REQUIRE_THROWS_WITH(DenavitHartenbergFigure(DhTable{}), Contains("no rows"));
   table = Puma560();
   table.X_tool.linear() *= 2.0;
   REQUIRE_THROWS_WITH(DenavitHartenbergFigure(table), Contains("X_tool"));
