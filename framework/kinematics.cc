@@ -1,5 +1,6 @@
 #include "framework/kinematics.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "framework/internal/check.h"
@@ -10,14 +11,118 @@ using internal::ThrowInvalidArgument;
 
 namespace {
 
-// R ← R * Rot(axis, angle) for a coordinate axis touches only two columns:
-// for z, [c0 c1] ← [c·c0 + s·c1, −s·c0 + c·c1] (and cyclically for x, y).
-template <typename Rotation>
-inline void RotateColumns(Rotation&& R, int a, int b, double c, double s) {
-  const Eigen::Vector3d ca = R.col(a);
-  const Eigen::Vector3d cb = R.col(b);
-  R.col(a) = c * ca + s * cb;
-  R.col(b) = c * cb - s * ca;
+// sin and cos of the joint angles, computed a block of joints ahead of FK
+// (they used to be half of FK's time, as one C library sincos per joint).
+//
+// Reduction by π: x = k·π + r, |r| ≤ π/2, so sin x = (−1)^k sin r and
+// cos x = (−1)^k cos r, with no quadrant swap, hence no branch: the loop is
+// vectorized and the polynomial latencies of different joints overlap.
+// Cody–Waite: π is split into three parts, the first two 33 bits long, so
+// k·kPiParts[0] and k·kPiParts[1] are exact for |k| < 2^20. Then Taylor
+// polynomials on |r| ≤ π/2: the first omitted terms, (π/2)^23/23! ≈ 1.2e-18
+// for sin and (π/2)^24/24! ≈ 8e-20 for cos, are far below the rounding error
+// of the sums, a few 1e-16 (checked against std::sin/std::cos in
+// tests/framework/kinematics_accuracy_test.cc). Arguments beyond |x| = 1e5
+// (never a joint angle in practice) are redone by the library, which reduces
+// them exactly.
+constexpr double kOneOverPi = 0.31830988618379067;
+constexpr double kPiParts[3] = {2 * 1.5707963267341256,
+                                2 * 6.077100506303966e-11,
+                                2 * 2.0222662487959506e-21};
+// 2^52 + 2^51: adding and subtracting it rounds a double below 2^51 in
+// magnitude to the nearest integer (round-to-nearest mode), without a call.
+// (-ffast-math would fold (a + shift) − shift to a; iklab does not use it.)
+constexpr double kRoundingShift = 6755399441055744.0;
+constexpr double kFastSinCosLimit = 1e5;
+
+constexpr double InverseFactorial(int n) {
+  double f = 1.0;
+  for (int i = 2; i <= n; ++i) f *= i;
+  return 1.0 / f;
+}
+// sin r = r Σ_j S(j) z^j and cos r = Σ_j C(j) z^j with z = r².
+constexpr double S(int j) {
+  return (j % 2 ? -1.0 : 1.0) * InverseFactorial(2 * j + 1);
+}
+constexpr double C(int j) {
+  return (j % 2 ? -1.0 : 1.0) * InverseFactorial(2 * j);
+}
+
+// Writes sin and cos of x[0 … m).
+void SinCosArray(const double* x, int m, double* sin_x, double* cos_x) {
+  for (int i = 0; i < m; ++i) {
+    const double xi = x[i];
+    const double k = (xi * kOneOverPi + kRoundingShift) - kRoundingShift;
+    const double r = ((xi - k * kPiParts[0]) - k * kPiParts[1]) -
+                     k * kPiParts[2];
+    // (−1)^k without integers: h = round(k/2) and |k − 2h| is 1 for odd k.
+    const double h = (k * 0.5 + kRoundingShift) - kRoundingShift;
+    const double sign = 1.0 - 2.0 * std::abs(k - 2.0 * h);
+    const double z = r * r;
+    const double w = z * z;
+    // Each sum split into even and odd powers of z: two chains of half the
+    // length.
+    const double sin_even =
+        S(0) + w * (S(2) + w * (S(4) + w * (S(6) + w * (S(8) + w * S(10)))));
+    const double sin_odd =
+        S(1) + w * (S(3) + w * (S(5) + w * (S(7) + w * S(9))));
+    const double cos_even =
+        C(0) + w * (C(2) + w * (C(4) + w * (C(6) + w * (C(8) + w * C(10)))));
+    const double cos_odd =
+        C(1) + w * (C(3) + w * (C(5) + w * (C(7) + w * (C(9) + w * C(11)))));
+    sin_x[i] = sign * (r * (sin_even + z * sin_odd));
+    cos_x[i] = sign * (cos_even + z * cos_odd);
+  }
+  for (int i = 0; i < m; ++i) {
+    if (!(std::abs(x[i]) <= kFastSinCosLimit)) {
+      sin_x[i] = std::sin(x[i]);
+      cos_x[i] = std::cos(x[i]);
+    }
+  }
+}
+
+// Writes R_out = R_in * Rot(axis, angle) for a coordinate axis. Only two
+// columns change: for z, [c0 c1] ← [c·c0 + s·c1, c·c1 − s·c0] (cyclically for
+// x: columns 1, 2, and y: columns 2, 0). R_out may alias R_in.
+template <typename In, typename Out>
+inline void RotateColumns(const In& R_in, Out&& R_out, int a, int b, int keep,
+                          double c, double s) {
+  const Eigen::Vector3d ca = R_in.col(a);
+  const Eigen::Vector3d cb = R_in.col(b);
+  R_out.col(keep) = R_in.col(keep);
+  R_out.col(a) = c * ca + s * cb;
+  R_out.col(b) = c * cb - s * ca;
+}
+
+// R_out = R_in * Rot(axis, angle) for a unit axis of the given kind.
+template <typename In, typename Out>
+inline void Rotate(const In& R_in, Out&& R_out, AxisKind kind,
+                   const Eigen::Vector3d& a, double c, double s) {
+  switch (kind) {
+    case AxisKind::kX:
+      RotateColumns(R_in, R_out, 1, 2, 0, c, s);
+      return;
+    case AxisKind::kY:
+      RotateColumns(R_in, R_out, 2, 0, 1, c, s);
+      return;
+    case AxisKind::kZ:
+      RotateColumns(R_in, R_out, 0, 1, 2, c, s);
+      return;
+    case AxisKind::kGeneral: {
+      // Rodrigues: Rot(a, q) = c I + s [a]x + (1 − c) a aᵀ.
+      Eigen::Matrix3d rot = (1.0 - c) * a * a.transpose();
+      rot.diagonal().array() += c;
+      rot(0, 1) -= s * a.z();
+      rot(1, 0) += s * a.z();
+      rot(0, 2) += s * a.y();
+      rot(2, 0) -= s * a.y();
+      rot(1, 2) -= s * a.x();
+      rot(2, 1) += s * a.x();
+      const Eigen::Matrix3d R0 = R_in;
+      R_out.noalias() = R0 * rot;
+      return;
+    }
+  }
 }
 
 }  // namespace
@@ -32,55 +137,53 @@ void ForwardKinematics(const Model& model,
   }
   const int n = model.num_steps();
   data->mutable_X_W(0) = model.X_PJ(0);
+  // sin/cos of coordinates [block_begin, block_end), computed a block ahead.
+  constexpr int kBlock = 32;
+  double sines[kBlock], cosines[kBlock];
+  int block_begin = 0, block_end = 0;
   for (int i = 1; i < n; ++i) {
     const Eigen::Isometry3d& X_WP = data->X_W(model.parent(i));
     const Eigen::Isometry3d& X_PJ = model.X_PJ(i);
     Eigen::Isometry3d& X_WJ = data->mutable_X_W(i);
-    // X_WJ = X_WP * X_PJ, skipping the rotation product for the many steps
-    // whose constant transform is a pure translation.
+    // X_WJ = X_WP * X_PJ * A(q).
     X_WJ.translation().noalias() = X_WP.linear() * X_PJ.translation();
     X_WJ.translation() += X_WP.translation();
-    if (model.pure_translation(i)) {
-      X_WJ.linear() = X_WP.linear();
-    } else {
-      X_WJ.linear().noalias() = X_WP.linear() * X_PJ.linear();
-    }
     const int dof = model.dof(i);
-    if (dof < 0) continue;
+    const bool pure_translation = model.pure_translation(i);
+    if (dof < 0) {
+      if (pure_translation) {
+        X_WJ.linear() = X_WP.linear();
+      } else {
+        X_WJ.linear().noalias() = X_WP.linear() * X_PJ.linear();
+      }
+      continue;
+    }
     const double qi = q[dof];
     if (model.kind(i) == StepKind::kPrismatic) {
+      if (pure_translation) {
+        X_WJ.linear() = X_WP.linear();
+      } else {
+        X_WJ.linear().noalias() = X_WP.linear() * X_PJ.linear();
+      }
       X_WJ.translation().noalias() += qi * (X_WJ.linear() * model.axis(i));
       continue;
     }
-    // Revolute: X_WJ.linear() ← X_WJ.linear() * Rot(axis, qi).
-    const double c = std::cos(qi);
-    const double s = std::sin(qi);
-    auto R = X_WJ.linear();  // a writable block of X_WJ
-    switch (model.axis_kind(i)) {
-      case AxisKind::kX:
-        RotateColumns(R, 1, 2, c, s);
-        break;
-      case AxisKind::kY:
-        RotateColumns(R, 2, 0, c, s);
-        break;
-      case AxisKind::kZ:
-        RotateColumns(R, 0, 1, c, s);
-        break;
-      case AxisKind::kGeneral: {
-        // Rodrigues: Rot(a, q) = c I + s [a]x + (1 − c) a aᵀ.
-        const Eigen::Vector3d& a = model.axis(i);
-        Eigen::Matrix3d rot = (1.0 - c) * a * a.transpose();
-        rot.diagonal().array() += c;
-        rot(0, 1) -= s * a.z();
-        rot(1, 0) += s * a.z();
-        rot(0, 2) += s * a.y();
-        rot(2, 0) -= s * a.y();
-        rot(1, 2) -= s * a.x();
-        rot(2, 1) += s * a.x();
-        const Eigen::Matrix3d R0 = R;
-        R.noalias() = R0 * rot;
-        break;
-      }
+    if (dof < block_begin || dof >= block_end) {
+      block_begin = dof;
+      block_end = std::min<int>(dof + kBlock, static_cast<int>(q.size()));
+      SinCosArray(q.data() + block_begin, block_end - block_begin, sines,
+                  cosines);
+    }
+    const double s = sines[dof - block_begin];
+    const double c = cosines[dof - block_begin];
+    // Revolute. For the common pure-translation X_PJ, rotate the parent's
+    // columns straight into place (no copy of R_WP first).
+    if (pure_translation) {
+      Rotate(X_WP.linear(), X_WJ.linear(), model.axis_kind(i), model.axis(i),
+             c, s);
+    } else {
+      const Eigen::Matrix3d R = X_WP.linear() * X_PJ.linear();
+      Rotate(R, X_WJ.linear(), model.axis_kind(i), model.axis(i), c, s);
     }
   }
 }
@@ -92,6 +195,23 @@ void CheckSite(const Model& model, int site, const char* what) {
     ThrowInvalidArgument(what, ": site index ", site, " out of range [0, ",
                          model.num_sites(), ")");
   }
+}
+
+// World axis R_WJ · axis: just a column of R_WJ for coordinate axes.
+template <typename Rotation>
+inline Eigen::Vector3d WorldAxis(const Rotation& R_WJ, AxisKind kind,
+                                 const Eigen::Vector3d& axis) {
+  switch (kind) {
+    case AxisKind::kX:
+      return R_WJ.col(0);
+    case AxisKind::kY:
+      return R_WJ.col(1);
+    case AxisKind::kZ:
+      return R_WJ.col(2);
+    case AxisKind::kGeneral:
+      break;
+  }
+  return R_WJ * axis;
 }
 
 // Writes the columns of the ancestors of `step` (the only coordinates that
@@ -107,7 +227,8 @@ void FillColumns(const Model& model, const Data& data, int step,
     const int dof = model.dof(i);
     if (dof < 0) continue;
     const Eigen::Isometry3d& X_WJ = data.X_W(i);
-    const Eigen::Vector3d a = X_WJ.linear() * model.axis(i);
+    const Eigen::Vector3d a =
+        WorldAxis(X_WJ.linear(), model.axis_kind(i), model.axis(i));
     if (model.kind(i) == StepKind::kPrismatic) {
       J.col(dof).template head<3>() = a;
     } else {
