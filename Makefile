@@ -7,7 +7,7 @@ JOBS ?= 2
 BUILD ?= build
 OUT ?= out
 
-.PHONY: all deps build test reproduce benchmarks test-sanitize clean
+.PHONY: all deps build test reproduce benchmarks test-sanitize fuzz-smoke clean
 
 all: build
 
@@ -37,5 +37,19 @@ test-sanitize: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
 
+# A short libFuzzer run of the URDF and BVH readers on seeds made from the
+# shipped robots and skeletons (clang; instrumented with ASan + UBSan).
+FUZZ_SECONDS ?= 30
+fuzz-smoke:
+	@./scripts/install-deps.sh --fuzz
+	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DIKLAB_BUILD_TESTS=OFF -DIKLAB_BUILD_FUZZERS=ON
+	cmake --build build-fuzz -j$(JOBS) --target iklab_urdf_fuzzer iklab_bvh_fuzzer
+	mkdir -p build-fuzz/corpus/urdf build-fuzz/corpus/bvh
+	./build-fuzz/tests/fuzz/iklab_urdf_fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
+	  -dict=tests/fuzz/urdf.dict build-fuzz/corpus/urdf build-fuzz/tests/fuzz/seeds/urdf
+	./build-fuzz/tests/fuzz/iklab_bvh_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	  -dict=tests/fuzz/bvh.dict build-fuzz/corpus/bvh build-fuzz/tests/fuzz/seeds/bvh
+
 clean:
-	rm -rf $(BUILD) build-bench build-asan
+	rm -rf $(BUILD) build-bench build-asan build-fuzz

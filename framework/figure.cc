@@ -165,10 +165,8 @@ void Figure::AddJoint(const Joint& joint) {
 
 void Figure::AddSite(const Site& site) {
   if (site.name.empty()) ThrowInvalidArgument("AddSite: site name is empty");
-  for (const Site& s : sites_) {
-    if (s.name == site.name) {
-      ThrowInvalidArgument("AddSite: duplicate site name '", site.name, "'");
-    }
+  if (site_names_.count(site.name)) {
+    ThrowInvalidArgument("AddSite: duplicate site name '", site.name, "'");
   }
   LinkVertex(site.link, "", "site '" + site.name + "'");
   if (!internal::IsRigidTransform(site.X_LS)) {
@@ -176,6 +174,7 @@ void Figure::AddSite(const Site& site) {
                          "': X_LS must be a finite rigid transform; got\n",
                          site.X_LS.matrix());
   }
+  site_names_.emplace(site.name, static_cast<int>(sites_.size()));
   sites_.push_back(site);
 }
 

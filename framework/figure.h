@@ -91,6 +91,7 @@ class Figure {
   Graph::vertex_descriptor root_;
   std::unordered_map<std::string, Graph::vertex_descriptor> link_index_;
   std::unordered_map<std::string, int> joint_names_;
+  std::unordered_map<std::string, int> site_names_;
   std::vector<Site> sites_;
 };
 

@@ -46,7 +46,8 @@ Eigen::VectorXd Model::MidLimits() const {
   Eigen::VectorXd mid = Eigen::VectorXd::Zero(nq_);
   for (int i = 0; i < nq_; ++i) {
     if (bounded(i)) {
-      mid[i] = 0.5 * (lower_[i] + upper_[i]);
+      // Halves first: lower + upper can overflow near ±DBL_MAX.
+      mid[i] = 0.5 * lower_[i] + 0.5 * upper_[i];
     } else if (std::isfinite(lower_[i])) {
       mid[i] = std::max(0.0, lower_[i]);
     } else if (std::isfinite(upper_[i])) {

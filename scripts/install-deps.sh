@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages iklab needs, and only the missing ones.
 # Used by `make test` and `make reproduce`; safe to run again.
+# With --fuzz, also clang and its sanitizer/libFuzzer runtimes (make fuzz-smoke).
 set -euo pipefail
 
 packages=(
@@ -10,6 +11,9 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libtbb-dev
   gnuplot-nox
 )
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang libclang-rt-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -84,6 +84,16 @@ TEST_CASE("Limits are carried per coordinate; mid-limits handles infinities",
   CHECK_FALSE(m.WithinLimits(Eigen::Vector3d(2.1, 0, 1)));
 }
 
+TEST_CASE("Mid-limits stay finite for limits near the largest double",
+          "[framework]") {
+  Figure f("base");
+  Joint j = Revolute("a", "base", "l1");
+  j.WithLimits(1e308, 1.7e308);
+  f.AddJoint(j);
+  const Model m = f.Compile();
+  CHECK(m.MidLimits()[0] == 1.35e308);
+}
+
 TEST_CASE("Invalid figures are rejected with a message naming the culprit",
           "[framework]") {
   Figure f("base");
