@@ -11,6 +11,11 @@ const std::vector<Experiment>& AllExperiments() {
   static const std::vector<Experiment> experiments = [] {
     std::vector<Experiment> all;
     AddStandardIkBenchmark(&all);
+    AddParentFigure520(&all);
+    AddParentFigure521(&all);
+    AddParentFigure522(&all);
+    AddParentFigures523To525(&all);
+    AddSochFigures4To6(&all);
     return all;
   }();
   return experiments;
