@@ -106,6 +106,10 @@ bool LbfgsbOptions::IsValid(std::string* why) const {
     out << "options: max_linesearch must be >= 1, got " << max_linesearch;
     return fail(out.str());
   }
+  if (memory_resets < 0) {
+    out << "options: memory_resets must be >= 0, got " << memory_resets;
+    return fail(out.str());
+  }
   if (max_submin < 0) {
     out << "options: max_submin must be >= 0, got " << max_submin;
     return fail(out.str());
@@ -179,39 +183,59 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
   double fx = 0.0;
   SolveStatus status = SolveStatus::kNotSolved;
   std::string message;
-  try {
-    LBFGSpp::LBFGSBSolver<double, IterationEndingLineSearch> solver(param);
-    solver.minimize(objective, x, fx, scope.lower(), scope.upper());
-    if (objective.iterations() >= options.common.max_iterations) {
-      status = SolveStatus::kMaxIterations;
-      message = "iteration cap reached";
-    } else {
-      status = SolveStatus::kUnreachable;  // Finish upgrades if converged
-      message = "projected gradient below epsilon";
-    }
-  } catch (const StopSolve& stop) {
-    status = stop.status;
-    message = stop.message;
-  } catch (const std::domain_error& e) {
-    status = SolveStatus::kNumericalFailure;
-    message = e.what();
-  } catch (const std::exception& e) {
-    // LBFGSpp's line search throws when it cannot decrease the potential any
-    // more (runtime_error / logic_error). At a stationary point that is the
-    // expected end; elsewhere it is a failure.
-    const Eigen::VectorXd& best = objective.objective().has_best()
-                                      ? objective.objective().best_q()
-                                      : scope.start();
-    if (scope.RelativeProjectedGradient(best) <=
-        options.stationarity_tolerance) {
-      status = SolveStatus::kUnreachable;
-      message = "line search made no more progress at a stationary point (" +
-                LbfgsppMessage(e.what()) + ")";
-    } else {
+  int resets = 0;
+  double potential_at_reset = std::numeric_limits<double>::infinity();
+  for (;;) {
+    try {
+      param.max_iterations =
+          options.common.max_iterations - objective.iterations();
+      LBFGSpp::LBFGSBSolver<double, IterationEndingLineSearch> solver(param);
+      solver.minimize(objective, x, fx, scope.lower(), scope.upper());
+      if (objective.iterations() >= options.common.max_iterations) {
+        status = SolveStatus::kMaxIterations;
+        message = "iteration cap reached";
+      } else {
+        status = SolveStatus::kUnreachable;  // Finish upgrades if converged
+        message = "projected gradient below epsilon";
+      }
+    } catch (const StopSolve& stop) {
+      status = stop.status;
+      message = stop.message;
+    } catch (const std::domain_error& e) {
       status = SolveStatus::kNumericalFailure;
-      message = "line search failed away from a stationary point (" +
-                LbfgsppMessage(e.what()) + ")";
+      message = e.what();
+    } catch (const std::exception& e) {
+      // LBFGSpp's line search throws when it cannot decrease the potential
+      // any more (runtime_error / logic_error). At a stationary point that is
+      // the expected end. Elsewhere the search direction was bad (a stale
+      // curvature memory can make L-BFGS-B's subspace step a non-descent
+      // direction): restart from the best pose with an empty memory, as long
+      // as the previous run made progress.
+      const internal::LbfgsbObjective& f = objective.objective();
+      const Eigen::VectorXd& best = f.has_best() ? f.best_q() : scope.start();
+      if (scope.RelativeProjectedGradient(best) <=
+          options.stationarity_tolerance) {
+        status = SolveStatus::kUnreachable;
+        message = "line search made no more progress at a stationary point (" +
+                  LbfgsppMessage(e.what()) + ")";
+      } else if (resets < options.memory_resets && f.has_best() &&
+                 f.best_potential() < potential_at_reset &&
+                 objective.iterations() < options.common.max_iterations) {
+        ++resets;
+        potential_at_reset = f.best_potential();
+        x = best;
+        continue;
+      } else {
+        status = SolveStatus::kNumericalFailure;
+        message = "line search failed away from a stationary point (" +
+                  LbfgsppMessage(e.what()) + ")";
+      }
     }
+    break;
+  }
+  if (resets > 0) {
+    message += " [after " + std::to_string(resets) +
+               " restart(s) with an empty L-BFGS memory]";
   }
   Result& result = scope.result();
   result.iterations = objective.iterations();

@@ -45,6 +45,12 @@ struct LbfgsbOptions {
   /// common's tolerances (the IK success test). Set false to minimize the
   /// potential to stationarity, e.g. when a regularizer's trade-off matters.
   bool stop_at_tolerance = true;
+  /// When LBFGSpp's line search fails away from a stationary point (a stale
+  /// curvature memory can make the subspace step a non-descent direction),
+  /// L-BFGS-B restarts from the best pose with an empty memory, at most this
+  /// many times per solve and only while the previous run made progress.
+  /// ≥ 0; 0 turns the failure into kNumericalFailure at once.
+  int memory_resets = 3;
   /// When LBFGSpp's line search fails, the best pose counts as stationary
   /// (kUnreachable / kLimitsInfeasible) if its relative projected gradient
   /// (internal::SolveScope::RelativeProjectedGradient) is at most this,

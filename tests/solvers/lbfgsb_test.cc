@@ -112,6 +112,44 @@ TEST_CASE("LBFGSpp's exceptions become statuses with LBFGSpp's message",
   CHECK(r.final_potential <= r.initial_potential);
 }
 
+TEST_CASE("L-BFGS-B restarts an empty memory after a line search fails away "
+          "from a stationary point",
+          "[solvers]") {
+  // From the singular mid-limits seed of the 7-DOF arm, LBFGSpp's subspace
+  // step is sometimes not a descent direction. With memory_resets the solve
+  // continues from the best pose instead of ending in kNumericalFailure.
+  auto model = testing::SevenDofArm();
+  auto goal = std::make_shared<PositionOrientationGoal>(
+      *model, "tool", Eigen::Isometry3d::Identity());
+  Problem problem(model);
+  problem.AddGoal(goal);
+  LbfgsbOptions no_resets;
+  no_resets.memory_resets = 0;
+  const LbfgsbOptions resets;  // default
+  REQUIRE(resets.memory_resets > 0);
+  std::mt19937_64 rng(2024);
+  int failures_without = 0, failures_with = 0, converged_without = 0,
+      converged_with = 0;
+  for (int k = 0; k < 100; ++k) {
+    goal->set_target(testing::SitePoseAt(*model, "tool",
+                                         testing::UniformPose(*model, &rng)));
+    const Result a = Solve(problem, model->MidLimits(), no_resets);
+    const Result b = Solve(problem, model->MidLimits(), resets);
+    failures_without += a.status == SolveStatus::kNumericalFailure;
+    failures_with += b.status == SolveStatus::kNumericalFailure;
+    converged_without += a.converged();
+    converged_with += b.converged();
+    if (b.status == SolveStatus::kNumericalFailure) {
+      CHECK_THAT(b.message, Contains("LBFGSpp"));
+    }
+  }
+  INFO("numerical failures without/with resets: " << failures_without << "/"
+       << failures_with);
+  CHECK(failures_without > 0);  // the case exists on this target set
+  CHECK(failures_with < failures_without);
+  CHECK(converged_with > converged_without);
+}
+
 TEST_CASE("LbfgsbOptions::IsValid names the bad field", "[solvers]") {
   std::string why;
   CHECK(LbfgsbOptions().IsValid(&why));
@@ -123,6 +161,10 @@ TEST_CASE("LbfgsbOptions::IsValid names the bad field", "[solvers]") {
   o.max_linesearch = 0;
   CHECK_FALSE(o.IsValid(&why));
   CHECK_THAT(why, Contains("max_linesearch"));
+  o = LbfgsbOptions();
+  o.memory_resets = -1;
+  CHECK_FALSE(o.IsValid(&why));
+  CHECK_THAT(why, Contains("memory_resets"));
   o = LbfgsbOptions();
   o.stationarity_tolerance = 1.5;
   CHECK_FALSE(o.IsValid(&why));

@@ -1,0 +1,129 @@
+// Optimization solvers on the IK benchmark protocol (TRAC-IK and others):
+// N = 200 joint vectors drawn uniformly within the limits of a KUKA-iiwa-like
+// 7-DOF arm (tests/solvers/test_arms.h, seed 2024) → FK → target; each solve
+// starts from the fixed mid-limits seed; success = converged with position
+// error ≤ 1e-5 and orientation error ≤ 1e-5 rad.
+//
+// Grid: solver {lbfgsb, ceres-lm, ceres-dogleg} × goal {position,
+// position+orientation} × limits {on, off} × attempts {1, restarts ≤ 20}.
+// One benchmark iteration = one solve of the next target (cycling through the
+// set). Counters: solves_per_second (rate), success (fraction of solves that
+// converged), attempts (mean solves per target, restart rows).
+//
+//   cmake -S . -B build-bench -DIKLAB_BUILD_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release
+//   cmake --build build-bench --target iklab_benchmarks
+//   ./build-bench/benchmarks/iklab_benchmarks --benchmark_filter=Solvers
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "constraints/position_goal.h"
+#include "constraints/position_orientation_goal.h"
+#include "constraints/problem.h"
+#include "solvers/ceres_solver.h"
+#include "solvers/lbfgsb_solver.h"
+#include "solvers/restarts.h"
+#include "tests/solvers/test_arms.h"
+
+namespace iklab {
+namespace {
+
+enum SolverKind { kLbfgsb = 0, kCeresLm = 1, kCeresDogleg = 2 };
+enum GoalKind { kPosition = 0, kPose = 1 };
+
+std::shared_ptr<const Solver> MakeSolver(int kind, bool limits) {
+  SolveOptions common;
+  common.position_tolerance = 1e-5;
+  common.angle_tolerance = 1e-5;
+  common.respect_limits = limits;
+  if (kind == kLbfgsb) {
+    LbfgsbOptions options;
+    options.common = common;
+    return std::make_shared<LbfgsbSolver>(options);
+  }
+  CeresOptions options;
+  options.common = common;
+  options.method = kind == kCeresDogleg ? CeresOptions::Method::kDogleg
+                                        : CeresOptions::Method::kLevenbergMarquardt;
+  return std::make_shared<CeresSolver>(options);
+}
+
+// args: solver kind, goal kind, limits (0/1), restarts (0/1).
+void BM_Solvers7Dof(benchmark::State& state) {
+  const int solver_kind = static_cast<int>(state.range(0));
+  const bool pose = state.range(1) == kPose;
+  const bool limits = state.range(2) != 0;
+  const bool restarts = state.range(3) != 0;
+
+  auto model = testing::SevenDofArm();
+  std::mt19937_64 rng(2024);
+  std::vector<Eigen::Isometry3d> targets;
+  for (int k = 0; k < 200; ++k) {
+    targets.push_back(
+        testing::SitePoseAt(*model, "tool", testing::UniformPose(*model, &rng)));
+  }
+  Problem problem(model);
+  std::shared_ptr<PositionGoal> position_goal;
+  std::shared_ptr<PositionOrientationGoal> pose_goal;
+  if (pose) {
+    pose_goal = std::make_shared<PositionOrientationGoal>(
+        *model, "tool", Eigen::Isometry3d::Identity());
+    problem.AddGoal(pose_goal);
+  } else {
+    position_goal = std::make_shared<PositionGoal>(*model, "tool",
+                                                   Eigen::Vector3d::Zero());
+    problem.AddGoal(position_goal);
+  }
+  std::shared_ptr<const Solver> solver = MakeSolver(solver_kind, limits);
+  if (restarts) {
+    RestartOptions options;
+    options.max_attempts = 20;
+    options.seed = 7;
+    solver = std::make_shared<RestartSolver>(solver, options);
+  }
+  const Eigen::VectorXd q0 = model->MidLimits();
+
+  size_t next = 0;
+  long solves = 0, successes = 0, attempts = 0;
+  for (auto _ : state) {
+    const Eigen::Isometry3d& target = targets[next];
+    next = (next + 1) % targets.size();
+    if (pose) {
+      pose_goal->set_target(target);
+    } else {
+      position_goal->set_target(target.translation());
+    }
+    const Result result = solver->Solve(problem, q0);
+    benchmark::DoNotOptimize(result.q.data());
+    ++solves;
+    attempts += result.attempts;
+    if (result.converged()) ++successes;
+  }
+  state.SetLabel(solver->name() + (pose ? " pose" : " position") +
+                 (limits ? " limits" : " no-limits"));
+  state.counters["solves_per_second"] =
+      benchmark::Counter(static_cast<double>(solves), benchmark::Counter::kIsRate);
+  state.counters["success"] =
+      static_cast<double>(successes) / static_cast<double>(solves);
+  state.counters["attempts"] =
+      static_cast<double>(attempts) / static_cast<double>(solves);
+}
+
+void SolverGrid(benchmark::internal::Benchmark* b) {
+  b->ArgNames({"solver", "pose", "limits", "restarts"});
+  for (int solver : {kLbfgsb, kCeresLm, kCeresDogleg}) {
+    for (int goal : {kPosition, kPose}) {
+      for (int limits : {1, 0}) {
+        for (int restarts : {0, 1}) b->Args({solver, goal, limits, restarts});
+      }
+    }
+  }
+}
+
+BENCHMARK(BM_Solvers7Dof)->Apply(SolverGrid)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+}  // namespace iklab
