@@ -50,8 +50,11 @@ void DampedLeastSquaresStep::Resize(int rows, int cols) {
   row_form_ = rows <= cols;
   const int k = row_form_ ? rows : cols;
   normal_.resize(k, k);
-  llt_ = Eigen::LLT<Eigen::MatrixXd>(k);
-  eigen_ = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(k);
+  // Size the factorizations by factoring an identity once. Assigning a
+  // freshly sized Eigen::LLT(k) or SelfAdjointEigenSolver(k) would copy its
+  // uninitialized info() field, which UBSan rightly reports.
+  llt_.compute(Eigen::MatrixXd::Identity(k, k));
+  eigen_.compute(Eigen::MatrixXd::Identity(k, k));
   rhs_.resize(k);
 }
 
@@ -249,7 +252,7 @@ void BoxDampedLeastSquares::Resize(int rows, int cols) {
   const int k = std::min(rows, cols);
   J_free_.resize(rows, cols);
   normal_.resize(k, k);
-  llt_ = Eigen::LLT<Eigen::MatrixXd>(k);
+  llt_.compute(Eigen::MatrixXd::Identity(k, k));  // sizes it; see above
   target_.resize(rows);
   solution_.resize(k);
   x_hat_.resize(cols);
