@@ -6,6 +6,9 @@
 JOBS ?= 2
 BUILD ?= build
 OUT ?= out
+# Rebuilds from a fresh clone reuse earlier compilations when ccache is
+# installed (optional; nothing else depends on it).
+LAUNCHER := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 .PHONY: all deps build test reproduce benchmarks test-sanitize fuzz-smoke clean
 
@@ -15,7 +18,7 @@ deps:
 	@./scripts/install-deps.sh
 
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(LAUNCHER)
 	cmake --build $(BUILD) -j$(JOBS)
 
 test: build
@@ -25,13 +28,13 @@ reproduce: build
 	./$(BUILD)/experiments/iklab run all --out $(OUT)
 
 benchmarks: deps
-	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DIKLAB_BUILD_BENCHMARKS=ON
+	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DIKLAB_BUILD_BENCHMARKS=ON $(LAUNCHER)
 	cmake --build build-bench -j$(JOBS) --target iklab_benchmarks
 	./build-bench/benchmarks/iklab_benchmarks
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-sanitize: deps
-	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKLAB_SANITIZE=ON
+	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKLAB_SANITIZE=ON $(LAUNCHER)
 	cmake --build build-asan -j$(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -43,7 +46,7 @@ FUZZ_SECONDS ?= 30
 fuzz-smoke:
 	@./scripts/install-deps.sh --fuzz
 	cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DIKLAB_BUILD_TESTS=OFF -DIKLAB_BUILD_FUZZERS=ON
+	  -DIKLAB_BUILD_TESTS=OFF -DIKLAB_BUILD_FUZZERS=ON $(LAUNCHER)
 	cmake --build build-fuzz -j$(JOBS) --target iklab_urdf_fuzzer iklab_bvh_fuzzer
 	mkdir -p build-fuzz/corpus/urdf build-fuzz/corpus/bvh
 	./build-fuzz/tests/fuzz/iklab_urdf_fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \

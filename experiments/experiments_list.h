@@ -16,6 +16,7 @@ void AddParentFigure520(std::vector<Experiment>* experiments);
 void AddParentFigure521(std::vector<Experiment>* experiments);
 void AddParentFigure522(std::vector<Experiment>* experiments);
 void AddParentFigures523To525(std::vector<Experiment>* experiments);
+void AddParentSection531(std::vector<Experiment>* experiments);
 void AddSochFigures4To6(std::vector<Experiment>* experiments);
 
 }  // namespace iklab

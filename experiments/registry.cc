@@ -15,6 +15,7 @@ const std::vector<Experiment>& AllExperiments() {
     AddParentFigure521(&all);
     AddParentFigure522(&all);
     AddParentFigures523To525(&all);
+    AddParentSection531(&all);
     AddSochFigures4To6(&all);
     return all;
   }();
