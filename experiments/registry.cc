@@ -16,6 +16,9 @@ const std::vector<Experiment>& AllExperiments() {
     AddParentFigure522(&all);
     AddParentFigures523To525(&all);
     AddSochFigures4To6(&all);
+    AddNlpExample31(&all);
+    AddNlpMultiEffectorExamples(&all);
+    AddNlpDampingExamples(&all);
     return all;
   }();
   return experiments;
