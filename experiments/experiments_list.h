@@ -18,6 +18,9 @@ void AddParentFigure522(std::vector<Experiment>* experiments);
 void AddParentFigures523To525(std::vector<Experiment>* experiments);
 void AddParentSection531(std::vector<Experiment>* experiments);
 void AddSochFigures4To6(std::vector<Experiment>* experiments);
+void AddNlpExample31(std::vector<Experiment>* experiments);
+void AddNlpMultiEffectorExamples(std::vector<Experiment>* experiments);
+void AddNlpDampingExamples(std::vector<Experiment>* experiments);
 
 }  // namespace iklab
 

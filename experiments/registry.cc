@@ -17,6 +17,9 @@ const std::vector<Experiment>& AllExperiments() {
     AddParentFigures523To525(&all);
     AddParentSection531(&all);
     AddSochFigures4To6(&all);
+    AddNlpExample31(&all);
+    AddNlpMultiEffectorExamples(&all);
+    AddNlpDampingExamples(&all);
     return all;
   }();
   return experiments;
