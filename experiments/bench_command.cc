@@ -17,15 +17,21 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
   command->add_option("--data", o->data_dir,
                       "Folder holding robots/ (default: the shared data "
                       "folder next to the source tree)");
-  command->add_option("--robots", o->robots,
-                      "Robots to run (default: all): panda, iiwa14, gen3, "
-                      "ur5, baxter_left, pr2_right")
+  command
+      ->add_option("--robots", o->robots,
+                   "Robots to run (default: all): panda, iiwa14, gen3, "
+                   "ur5, baxter_left, pr2_right")
       ->delimiter(',');
-  command->add_option("--solvers", o->solvers,
-                      "Solvers to run (default: all; see the table header)")
+  command
+      ->add_option(
+          "--solvers", o->solvers,
+          "Solvers to run (default: all): bounded-lm, lbfgsb+restarts, "
+          "ceres-lm+restarts, ceres-dogleg+restarts, and the KDL "
+          "baselines kdl-lma, kdl-nr-jl when built with KDL")
       ->delimiter(',');
-  command->add_option("--seeds", o->seed_modes,
-                      "Seed poses: mid-limits, random (default: both)")
+  command
+      ->add_option("--seeds", o->seed_modes,
+                   "Seed poses: mid-limits, random (default: both)")
       ->delimiter(',')
       ->check(CLI::IsMember({"mid-limits", "random"}));
   command->add_option("--targets,-n", o->targets, "Random targets per robot")
@@ -101,15 +107,32 @@ int RunBenchCommand(const BenchCommandOptions& o) {
       }
     }
   }
-  std::vector<BenchmarkSolver> solvers;
-  for (auto& s : PoseSolvers()) {
-    if (Selected(o.solvers, s.name)) solvers.push_back(std::move(s));
+  // iklab's solvers, then other libraries' (KDL) when built in.
+  std::vector<BenchmarkSolver> known = PoseSolvers();
+  for (auto& s : BaselineSolvers()) known.push_back(std::move(s));
+  if (!KdlBaselinesBuilt()) {
+    std::fprintf(stderr,
+                 "iklab bench: note: KDL baselines (kdl-lma, kdl-nr-jl) were "
+                 "not built (liborocos-kdl-dev was not found at configure "
+                 "time)\n");
   }
-  if (solvers.empty()) {
-    std::fprintf(stderr, "iklab bench: none of the --solvers is known; known:");
-    for (const auto& s : PoseSolvers()) std::fprintf(stderr, " %s", s.name.c_str());
-    std::fprintf(stderr, "\n");
-    return 2;
+  std::vector<BenchmarkSolver> solvers;
+  for (auto& s : known) {
+    if (Selected(o.solvers, s.name)) solvers.push_back(s);
+  }
+  for (const auto& name : o.solvers) {
+    bool found = false;
+    for (const auto& s : known) found |= s.name == name;
+    if (!found) {
+      std::fprintf(stderr,
+                   "iklab bench: unknown solver '%s'%s; known:", name.c_str(),
+                   name.rfind("kdl-", 0) == 0 && !KdlBaselinesBuilt()
+                       ? " (the KDL baselines were not built)"
+                       : "");
+      for (const auto& s : known) std::fprintf(stderr, " %s", s.name.c_str());
+      std::fprintf(stderr, "\n");
+      return 2;
+    }
   }
 
   BenchmarkSettings settings;
@@ -179,7 +202,8 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                       {"seed", o.seed},
                       {"budget_ms", o.budget_ms},
                       {"tolerance", o.tolerance},
-                      {"threads", o.threads}};
+                      {"threads", o.threads},
+                      {"kdl_baselines_built", KdlBaselinesBuilt()}};
   std::ofstream csv(o.out_dir + "/summary.csv");
   csv << "robot,dofs,seed_mode,solver,targets,solve_rate,mean_us,median_us,"
          "p95_us,p99_us,mean_iterations,false_claims\n";
@@ -209,6 +233,10 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                                {"p99_us", s.p99_us},
                                {"mean_iterations", s.mean_iterations},
                                {"false_claims", s.false_claims}});
+  }
+  if (!KdlBaselinesBuilt()) {
+    md << "\nKDL baselines (kdl-lma, kdl-nr-jl) were not built: "
+          "liborocos-kdl-dev was not found at configure time.\n";
   }
   std::ofstream(o.out_dir + "/summary.json") << json.dump(2) << "\n";
   std::printf("Results: %s/summary.md (and .csv, .json, per-target CSVs)\n",

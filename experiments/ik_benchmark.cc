@@ -18,6 +18,10 @@
 #include "solvers/lbfgsb_solver.h"
 #include "solvers/restarts.h"
 
+#ifdef IKLAB_HAVE_KDL
+#include "experiments/kdl_baselines.h"
+#endif
+
 namespace iklab {
 
 using internal::StrCat;
@@ -122,6 +126,32 @@ Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
   return v;
 }
 
+BenchmarkSolver IklabBenchmarkSolver(
+    std::string name,
+    std::function<std::unique_ptr<Solver>(double, double)> make) {
+  BenchmarkSolver solver;
+  solver.name = std::move(name);
+  solver.make = [make = std::move(make)](
+                    const std::shared_ptr<const Model>& model, int site,
+                    double budget, double tolerance) -> TargetSolve {
+    // Rotation error weighted 0.4 against length (metres): w_o = 0.4².
+    PositionOrientationScales scales;
+    scales.w_o = 0.4 * 0.4;
+    auto goal = std::make_shared<PositionOrientationGoal>(
+        *model, model->site_name(site), Eigen::Isometry3d::Identity(), 1.0,
+        scales);
+    auto problem = std::make_shared<Problem>(model);
+    problem->AddGoal(goal);
+    std::shared_ptr<const Solver> instance = make(budget, tolerance);
+    return [goal, problem, instance](const Eigen::Isometry3d& X_BT,
+                                     const Eigen::VectorXd& seed) {
+      goal->set_target(X_BT);
+      return instance->Solve(*problem, seed);
+    };
+  };
+  return solver;
+}
+
 std::vector<BenchmarkSolver> PoseSolvers() {
   // Every solver stops on the goal tolerance the protocol checks (the
   // settings' tolerance on position norm and rotation angle, which implies
@@ -144,55 +174,49 @@ std::vector<BenchmarkSolver> PoseSolvers() {
     return std::make_unique<RestartSolver>(std::move(inner), restarts);
   };
   std::vector<BenchmarkSolver> solvers;
-  solvers.push_back({"bounded-lm", [common](double budget, double tolerance) {
-                       BoundedLmOptions o;
-                       o.common = common(budget, tolerance, 100000);
-                       return std::make_unique<BoundedLmSolver>(o);
-                     }});
-  solvers.push_back({"lbfgsb+restarts", [common, restarted](double budget, double tolerance) {
-                       LbfgsbOptions o;
-                       o.common = common(budget, tolerance, 1000);
-                       return restarted(std::make_shared<LbfgsbSolver>(o),
-                                        budget);
-                     }});
-  solvers.push_back({"ceres-lm+restarts", [common, restarted](double budget, double tolerance) {
-                       CeresOptions o;
-                       o.common = common(budget, tolerance, 100);
-                       return restarted(std::make_shared<CeresSolver>(o),
-                                        budget);
-                     }});
-  solvers.push_back({"ceres-dogleg+restarts", [common, restarted](double budget, double tolerance) {
-                       CeresOptions o;
-                       o.method = CeresOptions::Method::kDogleg;
-                       o.common = common(budget, tolerance, 100);
-                       return restarted(std::make_shared<CeresSolver>(o),
-                                        budget);
-                     }});
+  solvers.push_back(IklabBenchmarkSolver(
+      "bounded-lm", [common](double budget, double tolerance) {
+        BoundedLmOptions o;
+        o.common = common(budget, tolerance, 100000);
+        return std::make_unique<BoundedLmSolver>(o);
+      }));
+  solvers.push_back(IklabBenchmarkSolver(
+      "lbfgsb+restarts", [common, restarted](double budget, double tolerance) {
+        LbfgsbOptions o;
+        o.common = common(budget, tolerance, 1000);
+        return restarted(std::make_shared<LbfgsbSolver>(o), budget);
+      }));
+  solvers.push_back(IklabBenchmarkSolver(
+      "ceres-lm+restarts",
+      [common, restarted](double budget, double tolerance) {
+        CeresOptions o;
+        o.common = common(budget, tolerance, 100);
+        return restarted(std::make_shared<CeresSolver>(o), budget);
+      }));
+  solvers.push_back(IklabBenchmarkSolver(
+      "ceres-dogleg+restarts",
+      [common, restarted](double budget, double tolerance) {
+        CeresOptions o;
+        o.method = CeresOptions::Method::kDogleg;
+        o.common = common(budget, tolerance, 100);
+        return restarted(std::make_shared<CeresSolver>(o), budget);
+      }));
   return solvers;
 }
 
 std::vector<TargetOutcome> RunTargets(
     const std::shared_ptr<const Model>& model, int site,
-    const std::vector<BenchmarkTarget>& targets,
-    const BenchmarkSolver& solver, const BenchmarkSettings& settings,
+    const std::vector<BenchmarkTarget>& targets, const BenchmarkSolver& solver,
+    const BenchmarkSettings& settings,
     const std::function<void(int)>& progress) {
   std::vector<TargetOutcome> outcomes(targets.size());
   std::atomic<int> done{0};
   const auto work = [&](int first, int stride) {
-    // Rotation error weighted 0.4 against length (metres): w_o = 0.4².
-    PositionOrientationScales scales;
-    scales.w_o = 0.4 * 0.4;
-    auto goal = std::make_shared<PositionOrientationGoal>(
-        *model, model->site_name(site), Eigen::Isometry3d::Identity(), 1.0,
-        scales);
-    Problem problem(model);
-    problem.AddGoal(goal);
-    const std::unique_ptr<Solver> instance =
-        solver.make(settings.time_budget_seconds, settings.tolerance);
+    const TargetSolve solve = solver.make(
+        model, site, settings.time_budget_seconds, settings.tolerance);
     for (size_t k = first; k < targets.size(); k += stride) {
-      goal->set_target(targets[k].target);
       const auto start = std::chrono::steady_clock::now();
-      Result result = instance->Solve(problem, targets[k].seed);
+      Result result = solve(targets[k].target, targets[k].seed);
       const double seconds = std::chrono::duration<double>(
                                  std::chrono::steady_clock::now() - start)
                                  .count();
@@ -220,6 +244,22 @@ std::vector<TargetOutcome> RunTargets(
     for (auto& th : pool) th.join();
   }
   return outcomes;
+}
+
+std::vector<BenchmarkSolver> BaselineSolvers() {
+#ifdef IKLAB_HAVE_KDL
+  return KdlBaselineSolvers();
+#else
+  return {};
+#endif
+}
+
+bool KdlBaselinesBuilt() {
+#ifdef IKLAB_HAVE_KDL
+  return true;
+#else
+  return false;
+#endif
 }
 
 BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,

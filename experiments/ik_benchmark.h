@@ -83,18 +83,50 @@ struct Verification {
 Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
                     const Eigen::Isometry3d& target, double tolerance);
 
-/// A solver under test: a name and a factory that binds the protocol's time
-/// budget (seconds) and success tolerance into the solver's options.
+/// Solves one target: the site pose X_BT in the base frame, from `seed`
+/// (model order). This call is what RunTargets times. One is made per worker
+/// thread and called for that thread's targets only, so it may keep scratch
+/// state between calls. The Result's status (kConverged = the solver claims
+/// success), q and iterations are what the benchmark reads.
+using TargetSolve = std::function<Result(const Eigen::Isometry3d& X_BT,
+                                         const Eigen::VectorXd& seed)>;
+
+/// A solver under test: a name and a factory that makes one TargetSolve per
+/// worker thread for the tip `site` of `model`, binding the protocol's time
+/// budget (seconds) and success tolerance. iklab solvers enter through
+/// IklabBenchmarkSolver; other libraries' solvers implement TargetSolve
+/// directly (kdl_baselines.h), so both go through the same RunTargets,
+/// Verify and Summarize.
 struct BenchmarkSolver {
   std::string name;
-  std::function<std::unique_ptr<Solver>(double time_budget_seconds,
-                                        double tolerance)>
+  std::function<TargetSolve(const std::shared_ptr<const Model>& model,
+                            int site, double time_budget_seconds,
+                            double tolerance)>
       make;
 };
+
+/// An iklab Solver in the benchmark: per thread, a Problem with one
+/// PositionOrientationGoal on the site (rotation weighted 0.4 against
+/// length, w_o = 0.4²) and a solver from `make(budget, tolerance)`; each
+/// TargetSolve sets the goal's target and calls Solver::Solve.
+BenchmarkSolver IklabBenchmarkSolver(
+    std::string name,
+    std::function<std::unique_ptr<Solver>(double time_budget_seconds,
+                                          double tolerance)>
+        make);
 
 /// Every iklab solver that applies to a full-pose goal on a serial arm, with
 /// the options the benchmark uses (stated in each factory).
 std::vector<BenchmarkSolver> PoseSolvers();
+
+/// Solvers of other libraries built into this binary, for side-by-side
+/// comparison: KDL's "kdl-lma" and "kdl-nr-jl" when CMake found orocos_kdl
+/// (kdl_baselines.h); empty otherwise (see KdlBaselinesBuilt).
+std::vector<BenchmarkSolver> BaselineSolvers();
+
+/// True when the KDL baselines were built (liborocos-kdl-dev was found at
+/// configure time).
+bool KdlBaselinesBuilt();
 
 /// Settings of a benchmark run.
 struct BenchmarkSettings {
@@ -137,9 +169,10 @@ struct BenchmarkSummary {
   int false_claims = 0;
 };
 
-/// Solves every target with `solver` on the tip site of `model` (a pose goal
-/// with rotation weighted 0.4 against length; see the .cc) and verifies
-/// every answer. Outcomes are in target order whatever the thread count.
+/// Solves every target with `solver` on the tip site of `model` and verifies
+/// every answer independently (Verify); a claimed success counts only if the
+/// check passes and the answer came within the time budget. Outcomes are in
+/// target order whatever the thread count.
 std::vector<TargetOutcome> RunTargets(
     const std::shared_ptr<const Model>& model, int site,
     const std::vector<BenchmarkTarget>& targets,
