@@ -16,6 +16,7 @@ const std::vector<Experiment>& AllExperiments() {
     AddParentFigure522(&all);
     AddParentFigures523To525(&all);
     AddSochFigures4To6(&all);
+    AddBvhRetargeting(&all);
     return all;
   }();
   return experiments;
