@@ -626,14 +626,28 @@ void RunBvhRetargeting(const ExperimentContext& context,
     const double budget_us = 1e6 * bvh.frame_time;
     std::string ours;
     bool ok = true;
+    // Whether the slow frames were slow because they iterated more: the
+    // median iteration count of the frames above p99 against all frames'.
+    bool slow_frames_iterate_more = false;
     for (const Run& run : runs) {
-      std::vector<double> t;
+      std::vector<double> t, all_iterations, slow_iterations;
       for (const FrameRecord& r : run.frames) t.push_back(r.microseconds);
       const double p99 = Percentile(t, 0.99);
+      for (const FrameRecord& r : run.frames) {
+        all_iterations.push_back(r.iterations);
+        if (r.microseconds >= p99) slow_iterations.push_back(r.iterations);
+      }
+      const double slow = Median(slow_iterations);
+      const double typical = Median(all_iterations);
+      if (p99 > budget_us && slow > 2.0 * typical) {
+        slow_frames_iterate_more = true;
+      }
       ok = ok && p99 <= budget_us;
       ours += (ours.empty() ? "" : "; ") + Label(run) + ": median " +
               FormatNumber(Median(t), 3) + " µs, p99 " +
-              FormatNumber(p99, 3) + " µs";
+              FormatNumber(p99, 3) + " µs (iterations: median " +
+              FormatNumber(typical, 3) + ", slowest 1 % " +
+              FormatNumber(slow, 3) + ")";
     }
     out->AddClaim(
         {"Faster than the clip plays: in every run, 99 % of frames solve "
@@ -643,8 +657,14 @@ void RunBvhRetargeting(const ExperimentContext& context,
          ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
          ok ? "every run's p99 time per frame is below 1/120 s (shared "
               "machine)"
-            : "at least one run's p99 time per frame exceeds 1/120 s (the "
-              "first frame starts from the rest pose; shared machine)"});
+         : slow_frames_iterate_more
+             ? "at least one run's p99 time per frame exceeds 1/120 s, and "
+               "its slowest frames ran more than twice the typical "
+               "iterations"
+             : "at least one run's p99 time per frame exceeds 1/120 s, but "
+               "the slowest frames ran about as many iterations as typical "
+               "ones: the time went to the shared machine (preemption), not "
+               "to the solver"});
   }
   {
     // Joint space: five position goals leave the pose underdetermined;
