@@ -21,6 +21,7 @@ void AddSochFigures4To6(std::vector<Experiment>* experiments);
 void AddNlpExample31(std::vector<Experiment>* experiments);
 void AddNlpMultiEffectorExamples(std::vector<Experiment>* experiments);
 void AddNlpDampingExamples(std::vector<Experiment>* experiments);
+void AddBvhRetargeting(std::vector<Experiment>* experiments);
 
 }  // namespace iklab
 

@@ -210,11 +210,18 @@ std::vector<TargetOutcome> RunTargets(
     const BenchmarkSettings& settings,
     const std::function<void(int)>& progress) {
   std::vector<TargetOutcome> outcomes(targets.size());
+  const int threads = std::max(1, settings.threads);
+  // Targets are handed out one at a time from a shared counter (dynamic
+  // scheduling), so a thread the OS preempts does not hold back a fixed share
+  // of the batch. Every solve is independent and deterministic (its solver
+  // seeds its own restarts), and its outcome goes to its target's slot, so
+  // the outcomes do not depend on which thread solved what.
+  std::atomic<size_t> next{0};
   std::atomic<int> done{0};
-  const auto work = [&](int first, int stride) {
+  const auto work = [&] {
     const TargetSolve solve = solver.make(
         model, site, settings.time_budget_seconds, settings.tolerance);
-    for (size_t k = first; k < targets.size(); k += stride) {
+    for (size_t k = next++; k < targets.size(); k = next++) {
       const auto start = std::chrono::steady_clock::now();
       Result result = solve(targets[k].target, targets[k].seed);
       const double seconds = std::chrono::duration<double>(
@@ -232,15 +239,14 @@ std::vector<TargetOutcome> RunTargets(
                   seconds <= settings.time_budget_seconds;
       o.q = std::move(result.q);
       const int finished = ++done;
-      if (progress && stride == 1) progress(finished);
+      if (progress && threads == 1) progress(finished);
     }
   };
-  const int threads = std::max(1, settings.threads);
   if (threads == 1) {
-    work(0, 1);
+    work();
   } else {
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(work, t, threads);
+    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
     for (auto& th : pool) th.join();
   }
   return outcomes;

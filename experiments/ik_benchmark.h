@@ -135,7 +135,8 @@ struct BenchmarkSettings {
   double time_budget_seconds = 0.005;
   /// Success tolerance on each component (m and rad).
   double tolerance = 1e-5;
-  /// Worker threads (one model, one problem per thread).
+  /// Worker threads (one model; one problem, goal and solver per thread;
+  /// targets handed out dynamically). The outcomes do not depend on it.
   int threads = 1;
 };
 

@@ -20,6 +20,7 @@ const std::vector<Experiment>& AllExperiments() {
     AddNlpExample31(&all);
     AddNlpMultiEffectorExamples(&all);
     AddNlpDampingExamples(&all);
+    AddBvhRetargeting(&all);
     return all;
   }();
   return experiments;
