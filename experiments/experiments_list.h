@@ -17,6 +17,8 @@ void AddParentFigure521(std::vector<Experiment>* experiments);
 void AddParentFigure522(std::vector<Experiment>* experiments);
 void AddParentFigures523To525(std::vector<Experiment>* experiments);
 void AddSochFigures4To6(std::vector<Experiment>* experiments);
+void AddTolaniTables4To7(std::vector<Experiment>* experiments);
+void AddTolaniFigures12To15(std::vector<Experiment>* experiments);
 
 }  // namespace iklab
 

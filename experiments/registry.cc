@@ -16,6 +16,8 @@ const std::vector<Experiment>& AllExperiments() {
     AddParentFigure522(&all);
     AddParentFigures523To525(&all);
     AddSochFigures4To6(&all);
+    AddTolaniTables4To7(&all);
+    AddTolaniFigures12To15(&all);
     return all;
   }();
   return experiments;
