@@ -100,7 +100,7 @@ void DrawBarChart(const BarChart& chart, const std::filesystem::path& dir,
      << "set style fill solid 0.85 border -1\n"
      << "set key above horizontal noenhanced\n"
      << "set xtics noenhanced\n";
-  if (chart.log_y) gp << "set logscale y\n";
+  if (chart.log_y) gp << "set logscale y\nset format y '10^{%T}'\n";
   if (!chart.y_range.empty()) gp << "set yrange " << chart.y_range << "\n";
   gp << "$d << EOD\n";
   for (size_t c = 0; c < chart.categories.size(); ++c) {

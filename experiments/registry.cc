@@ -20,6 +20,8 @@ const std::vector<Experiment>& AllExperiments() {
     AddNlpExample31(&all);
     AddNlpMultiEffectorExamples(&all);
     AddNlpDampingExamples(&all);
+    AddTolaniTables4To7(&all);
+    AddTolaniFigures12To15(&all);
     AddBvhRetargeting(&all);
     return all;
   }();
