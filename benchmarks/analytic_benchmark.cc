@@ -8,6 +8,9 @@
 //   Analytic/PoseLimitsOff    position + orientation, limits off (Table 5)
 //   Analytic/PoseLimitsOn     position + orientation, valid swivel intervals,
 //                             midpoint of the longest arc (Table 5)
+//   Analytic/PoseUnreachableLimitsOn  out-of-reach pose goals, Table 3's
+//                             reduced problem (ApproximatePose; Table 5
+//                             "goal unreachable")
 //   Analytic/PositionLimitsOn position only, wrist angles given (Table 4)
 //   Analytic/AimLimitsOff|On  aiming at a point 0.5 m along the hand's x axis,
 //                             wrist angles given, θ4 chosen (Table 7)
@@ -98,6 +101,31 @@ void BM_AnalyticPoseLimitsOn(benchmark::State& state) {
   PoseSolve(state, true);
 }
 
+// Table 3 / Table 5 "goal unreachable": the same goals with the wrist pushed
+// out to 1.3 × the arm's reach along its direction, solved by
+// ApproximatePose (the reduced problem over φ and the wrist angles).
+void BM_AnalyticPoseUnreachableLimitsOn(benchmark::State& state) {
+  const ArmGoals& g = Goals();
+  const double reach = g.ik.Forward(Vector7d::Zero()).translation().norm();
+  std::vector<Eigen::Isometry3d, Eigen::aligned_allocator<Eigen::Isometry3d>>
+      far;
+  for (const Eigen::Isometry3d& X : g.poses) {
+    Eigen::Isometry3d W = X * g.E.inverse();
+    W.translation() = 1.3 * reach * W.translation().normalized();
+    far.push_back(W * g.E);
+  }
+  LimbIkOptions options;
+  int k = 0, reduced = 0;
+  for (auto _ : state) {
+    const LimbSolution s = g.ik.ApproximatePose(far[k], g.E, options);
+    benchmark::DoNotOptimize(s.q.data());
+    reduced += s.reduced;
+    k = (k + 1) % kNumGoals;
+  }
+  state.counters["reduced"] = benchmark::Counter(
+      static_cast<double>(reduced) / static_cast<double>(state.iterations()));
+}
+
 void BM_AnalyticPositionLimitsOn(benchmark::State& state) {
   const ArmGoals& g = Goals();
   LimbIkOptions options;
@@ -171,6 +199,7 @@ void BM_AnalyticTwoLink(benchmark::State& state) {
 
 BENCHMARK(BM_AnalyticPoseLimitsOff);
 BENCHMARK(BM_AnalyticPoseLimitsOn);
+BENCHMARK(BM_AnalyticPoseUnreachableLimitsOn);
 BENCHMARK(BM_AnalyticPositionLimitsOn);
 BENCHMARK(BM_AnalyticAimLimitsOff);
 BENCHMARK(BM_AnalyticAimLimitsOn);

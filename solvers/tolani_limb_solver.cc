@@ -1,9 +1,11 @@
 #include "solvers/tolani_limb_solver.h"
 
+#include <Eigen/Eigenvalues>
 #include <LBFGSB.h>
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <exception>
 #include <limits>
 
@@ -23,15 +25,26 @@ constexpr double kTwoPi = 2.0 * kPi;
 
 using internal::StrCat;
 
-// Wraps into (−π, π].
+// Wraps into (−π, π]. Most arguments (atan2/asin results, their sums with
+// ±π) are within a turn of that range: those skip std::remainder, which
+// profiling showed to dominate the limit analysis.
 double Wrap(double a) {
-  a = std::remainder(a, kTwoPi);
+  if (a > -kPi && a <= kPi) return a;
+  if (a > kPi && a <= 3.0 * kPi) {
+    a -= kTwoPi;
+  } else if (a <= -kPi && a > -3.0 * kPi) {
+    a += kTwoPi;
+  } else {
+    a = std::remainder(a, kTwoPi);
+  }
   if (a <= -kPi) a += kTwoPi;
+  if (a > kPi) a -= kTwoPi;
   return a;
 }
 
 // Maps into [0, 2π).
 double Wrap2Pi(double a) {
+  if (a >= 0.0 && a < kTwoPi) return a;
   a = std::fmod(a, kTwoPi);
   if (a < 0.0) a += kTwoPi;
   if (a >= kTwoPi) a = 0.0;
@@ -42,6 +55,7 @@ double Wrap2Pi(double a) {
 // the (shifted) value lies within [lo − tol, hi + tol].
 bool ShiftInto(double lo, double hi, double tol, double* theta) {
   double& t = *theta;
+  if (t >= lo - tol && t <= hi + tol) return true;  // the common case
   if (std::isfinite(lo) && t < lo - tol) {
     t += kTwoPi * std::ceil((lo - tol - t) / kTwoPi);
   } else if (std::isfinite(hi) && t > hi + tol) {
@@ -159,6 +173,75 @@ TrigRoots SolveTrigEquation(double a, double b, double c, double tolerance) {
   out.count = 2;
   out.values = {Wrap(theta0 + delta), Wrap(theta0 - delta)};
   return out;
+}
+
+int SolveTrigQuadratic(double a, double b, double c, double d, double e,
+                       double f, std::array<double, 4>* roots) {
+  const auto g = [&](double p) {
+    const double cs = std::cos(p), sn = std::sin(p);
+    return a * cs * cs + b * sn * sn + c * cs * sn + d * cs + e * sn + f;
+  };
+  const auto dg = [&](double p) {
+    const double cs = std::cos(p), sn = std::sin(p);
+    return 2.0 * (b - a) * cs * sn + c * (cs * cs - sn * sn) - d * sn +
+           e * cs;
+  };
+  // The quartic in u = tan(ψ/2), ascending powers (multiply the equation by
+  // (1 + u²)²; see the header).
+  const double poly[5] = {a + d + f, 2.0 * (c + e), 2.0 * (2.0 * b - a + f),
+                          2.0 * (e - c), a - d + f};
+  double scale = 0.0;
+  for (double p : poly) scale = std::max(scale, std::abs(p));
+  const double size = std::abs(a) + std::abs(b) + std::abs(c) + std::abs(d) +
+                      std::abs(e) + std::abs(f);
+  if (!(scale > 0.0) || !std::isfinite(size)) return 0;
+  int degree = 4;
+  while (degree > 0 && std::abs(poly[degree]) <= 1e-13 * scale) --degree;
+  double candidates[5];
+  int n = 0;
+  // A vanishing u⁴ coefficient: a root at u = ∞, i.e. ψ = π.
+  if (degree < 4) candidates[n++] = kPi;
+  if (degree >= 1) {
+    // Companion matrix of the monic polynomial (fixed capacity: no heap).
+    using Companion = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0,
+                                    4, 4>;
+    Companion C = Companion::Zero(degree, degree);
+    for (int i = 1; i < degree; ++i) C(i, i - 1) = 1.0;
+    for (int i = 0; i < degree; ++i) C(i, degree - 1) = -poly[i] / poly[degree];
+    const Eigen::EigenSolver<Companion> solver(C, false);
+    if (solver.info() == Eigen::Success) {
+      for (int i = 0; i < degree; ++i) {
+        const std::complex<double> u = solver.eigenvalues()[i];
+        if (std::abs(u.imag()) <= 1e-6 * (1.0 + std::abs(u))) {
+          candidates[n++] = 2.0 * std::atan(u.real());
+        }
+      }
+    }
+  }
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    double psi = candidates[i];
+    for (int step = 0; step < 8; ++step) {
+      const double slope = dg(psi);
+      if (!(std::abs(slope) > 0.0)) break;
+      const double delta = g(psi) / slope;
+      if (!(std::abs(delta) < 0.1)) break;
+      psi -= delta;
+      if (std::abs(delta) < 1e-15) break;
+    }
+    psi = Wrap(psi);
+    if (!(std::abs(g(psi)) <= 1e-9 * size)) continue;
+    bool duplicate = false;
+    for (int j = 0; j < count; ++j) {
+      duplicate = duplicate || std::abs(Wrap(psi - (*roots)[j])) < 1e-9;
+    }
+    if (!duplicate && count < 4) (*roots)[count++] = psi;
+  }
+  return count;
+}
+
+Eigen::Vector3d WristCurve::operator()(double psi) const {
+  return std::cos(psi) * alpha + std::sin(psi) * beta + gamma;
 }
 
 double SwivelTrig::operator()(double phi) const {
@@ -425,19 +508,27 @@ Vector7d SwivelParameterization::JointAngleDerivatives(
 
 namespace {
 
-// Π for one joint (index n of a spherical joint with layout L) and family:
-// the φ where its angle is within [lo, hi] (Tolani §3.2.4). Breakpoints are
-// where the angle meets a limit (mod 2π): for the middle angle
-// m(φ) = sin(limit) (Tait–Bryan) or cos(limit) (proper), for an outer angle
-// N(φ) cos(limit) − D(φ) sin(limit) = 0, which also holds at limit + π, so
-// the breakpoints are a superset; the test at each piece's midpoint decides
-// (the paper's "evaluating the curve at a point inside the interval").
-template <typename AngleAt>
-SwivelIntervals JointSet(bool middle, bool proper, double sign,
-                         const SwivelTrig& m, const SwivelTrig& num,
-                         const SwivelTrig& den, double lo, double hi,
-                         const AngleAt& angle_at) {
-  if (!(hi - lo < kTwoPi)) return SwivelIntervals::Full();
+// Π for one joint (index n of a spherical joint with layout L), both
+// families at once: the φ where its angle is within [lo, hi] (Tolani
+// §3.2.4). Breakpoints are where the angle meets a limit (mod 2π): for the
+// middle angle m(φ) = sin(limit) (Tait–Bryan) or cos(limit) (proper), for an
+// outer angle N(φ) cos(limit) − D(φ) sin(limit) = 0, which also holds at
+// limit + π, so the breakpoints are a superset; the test at each piece's
+// midpoint decides (the paper's "evaluating the curve at a point inside the
+// interval"). The two families share the breakpoints (family 1's middle
+// angle is π − family 0's, or its negative for a proper joint; its outer
+// angles are family 0's + π), so they are found once. `angles_at(φ, f, out)`
+// gives all three angles (used at an Euler singularity only).
+template <typename AnglesAt>
+void JointSets(int n, bool proper, double sign, const SwivelTrig& m,
+               const SwivelTrig& num, const SwivelTrig& den, double lo,
+               double hi, const AnglesAt& angles_at,
+               std::array<SwivelIntervals, kNumFamilies>* sets) {
+  if (!(hi - lo < kTwoPi)) {
+    (*sets)[0] = (*sets)[1] = SwivelIntervals::Full();
+    return;
+  }
+  const bool middle = n == 1;
   const double plo = sign > 0 ? lo : -hi, phi_hi = sign > 0 ? hi : -lo;
   double roots[8];
   int count = 0;
@@ -451,10 +542,57 @@ SwivelIntervals JointSet(bool middle, bool proper, double sign,
       AddRoots(f, 0.0, roots, &count);
     }
   }
-  return PiecewiseSet(roots, count, [&](double phi) {
-    double theta = angle_at(phi);
+  SortSmall(roots, count);
+  SwivelIntervals& set0 = (*sets)[0];
+  SwivelIntervals& set1 = (*sets)[1];
+  set0 = SwivelIntervals();
+  set1 = SwivelIntervals();
+  const auto inside = [lo, hi, sign](double primed) {
+    double theta = Wrap(sign * primed);
     return ShiftInto(lo, hi, 0.0, &theta);
-  });
+  };
+  double previous = 0.0;
+  for (int i = 0; i <= count; ++i) {
+    const double next = i < count ? roots[i] : kTwoPi;
+    if (next - previous > 1e-14) {
+      const double phi = 0.5 * (previous + next);
+      const double s = std::sin(phi), c = std::cos(phi);
+      const auto at = [s, c](const SwivelTrig& f) {
+        return f.alpha * s + f.beta * c + f.gamma;
+      };
+      bool in0, in1;
+      if (middle) {
+        const double v = std::clamp(at(m), -1.0, 1.0);
+        if (proper) {
+          const double t = std::acos(v);
+          in0 = inside(t);
+          in1 = inside(-t);
+        } else {
+          const double t = std::asin(v);
+          in0 = inside(t);
+          in1 = inside(kPi - t);
+        }
+      } else {
+        const double N = at(num), D = at(den);
+        if (N * N + D * D > 1e-24) {
+          const double t = std::atan2(N, D);
+          in0 = inside(t);
+          in1 = inside(t > 0.0 ? t - kPi : t + kPi);
+        } else {
+          double out[3];
+          angles_at(phi, 0, out);
+          double t0 = out[n];
+          in0 = ShiftInto(lo, hi, 0.0, &t0);
+          angles_at(phi, 1, out);
+          double t1 = out[n];
+          in1 = ShiftInto(lo, hi, 0.0, &t1);
+        }
+      }
+      if (in0) set0.Append(previous, next);
+      if (in1) set1.Append(previous, next);
+    }
+    previous = std::max(previous, next);
+  }
 }
 
 }  // namespace
@@ -467,22 +605,20 @@ void SwivelParameterization::Analyze(const TolaniLimbIk& ik,
                                  const TolaniLimbIk::EulerLayout& L,
                                  std::array<SwivelIntervals, 2>* sets) {
     const int base = joint == 0 ? 0 : 4;
+    for (int n = 0; n < 3; ++n) {
+      const SwivelTrig& num = n == 0 ? e.n1 : e.n3;
+      const SwivelTrig& den = n == 0 ? e.d1 : e.d3;
+      JointSets(n, L.proper, L.sign[n], e.m, num, den, ik.lower_[base + n],
+                ik.upper_[base + n],
+                [&](double phi, int f, double* out) {
+                  Angles(e, joint, f, phi, out);
+                },
+                &a->per_joint[base + n]);
+    }
     for (int f = 0; f < kNumFamilies; ++f) {
-      SwivelIntervals all = SwivelIntervals::Full();
-      for (int n = 0; n < 3; ++n) {
-        const SwivelTrig& num = n == 0 ? e.n1 : e.n3;
-        const SwivelTrig& den = n == 0 ? e.d1 : e.d3;
-        SwivelIntervals& pi = a->per_joint[base + n][f];
-        pi = JointSet(n == 1, L.proper, L.sign[n], e.m, num, den,
-                      ik.lower_[base + n], ik.upper_[base + n],
-                      [&](double phi) {
-                        double out[3];
-                        Angles(e, joint, f, phi, out);
-                        return out[n];
-                      });
-        all = all.Intersection(pi);
-      }
-      (*sets)[f] = all;
+      (*sets)[f] = a->per_joint[base][f]
+                       .Intersection(a->per_joint[base + 1][f])
+                       .Intersection(a->per_joint[base + 2][f]);
     }
   };
   analyze_joint(shoulder_, 0, ik.s1_, &a->shoulder);
@@ -889,8 +1025,20 @@ bool TolaniLimbIk::SolveFamilies(
     analysis.valid.LongestArc(&arc);
     const double length = arc.length();
     if (found && length <= *score) continue;
-    int sf = 0, wf = 0;
-    f.FamiliesAt(*this, phi, 1e-9, &sf, &wf);
+    // The families whose sets hold φ (V = ∪ A_f ∩ B_g); FamiliesAt's
+    // evaluation of all four pairs only if rounding at an end leaves none.
+    int sf = -1, wf = 0;
+    for (int a = 0; a < kNumFamilies && sf < 0; ++a) {
+      for (int b = 0; b < kNumFamilies; ++b) {
+        if (analysis.shoulder[a].Contains(phi) &&
+            analysis.wrist[b].Contains(phi)) {
+          sf = a;
+          wf = b;
+          break;
+        }
+      }
+    }
+    if (sf < 0) f.FamiliesAt(*this, phi, 1e-9, &sf, &wf);
     Vector7d q = f.JointAngles(phi, sf, wf);
     // Rounding at an interval end: clamp violations of a few ulps.
     for (int i = 0; i < 7; ++i) {
@@ -959,6 +1107,190 @@ LimbSolution TolaniLimbIk::SolvePose(const Eigen::Isometry3d& G_site,
   s.shoulder_family = sf;
   s.wrist_family = wf;
   return s;
+}
+
+LimbSolution TolaniLimbIk::ApproximatePose(const Eigen::Isometry3d& G_site,
+                                           const Eigen::Isometry3d& E,
+                                           const LimbIkOptions& options) const {
+  LimbSolution s = SolvePose(G_site, E, options);
+  if (s.status == LimbIkStatus::kSolved || !options.respect_limits) return s;
+  const Eigen::Isometry3d G = G_site * E.inverse(Eigen::Isometry);
+  const Eigen::Vector3d t_g = G.translation();
+  const Eigen::Matrix3d& R_g = G.linear();
+  const Eigen::Vector3d t_e = E.translation();
+  // ½‖D‖²_F + ½‖D t_e‖² = ½ tr(D W Dᵀ) with D = R − R_g, W = I + t_e t_eᵀ.
+  const Eigen::Matrix3d W =
+      Eigen::Matrix3d::Identity() + t_e * t_e.transpose();
+  // θ4: the roots of Eq. (5) within the elbow limits place the wrist
+  // exactly; without one, the θ4 within the limits whose reach is closest.
+  const ElbowEquation eq = ElbowCoefficients(t_a_, R_a_, t_b_);
+  const TrigRoots roots = ElbowRoots(eq, t_g.norm());
+  double elbow[2];
+  int num_elbow = 0;
+  for (int r = 0; r < roots.count; ++r) {
+    double t = roots.values[r];
+    if (ShiftInto(lower_[3], upper_[3], 0.0, &t)) elbow[num_elbow++] = t;
+  }
+  const bool exact = num_elbow > 0;
+  if (!exact) {
+    elbow[num_elbow++] = ClosestReachTheta4(eq, t_g.norm(), true, lower_[3],
+                                            upper_[3]);
+  }
+  // The wrist's Euler axes and their cross-product matrices.
+  const int a2[3] = {s2_.i, s2_.j, s2_.proper ? s2_.i : s2_.k};
+  Eigen::Matrix3d K[3];
+  for (int n = 0; n < 3; ++n) {
+    K[n] = s2_.sign[n] * Skew(Eigen::Vector3d::Unit(a2[n]));
+  }
+  const double desired = options.use_desired_elbow ? 0.0
+                                                   : options.desired_swivel;
+  double best_value = std::numeric_limits<double>::infinity();
+  Vector7d best_q = s.q;
+  double best_phi = 0.0;
+  int best_family = 0, iterations = 0;
+  bool applied = false;
+  for (int k = 0; k < num_elbow; ++k) {
+    const double t4 = elbow[k];
+    SwivelParameterization family;
+    BuildFamily(t4, t_a_ + R_a_ * Ry(t4) * t_b_, t_g, options, &family);
+    SetWristFree(R_g, &family);
+    SwivelAnalysis analysis;
+    family.Analyze(*this, &analysis);
+    const Eigen::Matrix3d M = R_a_ * Ry(t4) * R_b_;
+    const Eigen::Matrix3d N = Skew(family.circle().normal);
+    const double phi_desired =
+        options.use_desired_elbow
+            ? family.circle().SwivelOfElbow(options.desired_elbow)
+            : desired;
+    for (int sf = 0; sf < kNumFamilies; ++sf) {
+      const SwivelIntervals& A = analysis.shoulder[sf];
+      std::array<SwivelIntervals::Interval, SwivelIntervals::kCapacity> arcs;
+      const int num_arcs = A.Arcs(&arcs);
+      for (int i = 0; i < num_arcs; ++i) {
+        applied = true;
+        // 1e-9 inside the arc's ends, so that rounding cannot push a
+        // shoulder angle over the limit that ends the arc.
+        double lo = arcs[i].lo + 1e-9, hi = arcs[i].hi - 1e-9;
+        if (lo > hi) lo = hi = 0.5 * (arcs[i].lo + arcs[i].hi);
+        double phi0 = 0.5 * (lo + hi);
+        if (A.full()) {
+          phi0 = Wrap(phi_desired);
+          lo = phi0 - kPi;
+          hi = phi0 + kPi;
+        }
+        // f(x) and ∇f for x = (φ, θ5, θ6, θ7): R = R1(φ) M R2, ∂R/∂φ = N R
+        // (R1(φ) = R_n(φ) R0), ∂R2/∂θ_{5+n} = R2 with s_n [e_n]× inserted
+        // after its n-th factor.
+        const auto objective = [&](const Eigen::VectorXd& x,
+                                   Eigen::VectorXd& grad) {
+          const double phi = std::clamp(x[0], lo, hi);
+          const Eigen::Matrix3d P = family.R1(phi) * M;
+          Eigen::Matrix3d F[3];
+          for (int n = 0; n < 3; ++n) {
+            F[n] = AxisRotation(a2[n], s2_.sign[n] * x[1 + n]);
+          }
+          const Eigen::Matrix3d R2 = F[0] * F[1] * F[2];
+          const Eigen::Matrix3d R = P * R2;
+          const Eigen::Matrix3d D = R - R_g;
+          const Eigen::Matrix3d DW = D * W;
+          grad[0] = DW.cwiseProduct(N * R).sum();
+          grad[1] = DW.cwiseProduct(P * K[0] * R2).sum();
+          grad[2] = DW.cwiseProduct(P * F[0] * K[1] * F[1] * F[2]).sum();
+          grad[3] = DW.cwiseProduct(R * K[2]).sum();
+          return 0.5 * DW.cwiseProduct(D).sum();
+        };
+        for (int wf = 0; wf < kNumFamilies; ++wf) {
+          // Start: the exact wrist angles at φ0 clamped into their limits.
+          const Vector7d q0 = family.JointAngles(phi0, sf, wf);
+          Eigen::VectorXd x(4), lb(4), ub(4), grad(4);
+          x[0] = phi0;
+          lb[0] = lo;
+          ub[0] = hi;
+          for (int n = 0; n < 3; ++n) {
+            const double l = lower_[4 + n], u = upper_[4 + n];
+            x[1 + n] = std::clamp(q0[4 + n], l, u);
+            // Unbounded angles: a box of ± one turn (the error is periodic).
+            lb[1 + n] = std::isfinite(l) ? l : x[1 + n] - kTwoPi;
+            ub[1 + n] = std::isfinite(u) ? u : x[1 + n] + kTwoPi;
+          }
+          LBFGSpp::LBFGSBParam<double> param;
+          param.max_iterations = 200;
+          param.epsilon = 1e-12;
+          param.epsilon_rel = 0.0;
+          LBFGSpp::LBFGSBSolver<double> solver(param);
+          Eigen::VectorXd best_x = x;
+          double best_fx = objective(x, grad);
+          const auto tracked = [&](const Eigen::VectorXd& y,
+                                   Eigen::VectorXd& g) {
+            const double v = objective(y, g);
+            if (v < best_fx) {
+              best_fx = v;
+              best_x = y;
+            }
+            return v;
+          };
+          double fx;
+          try {
+            iterations += solver.minimize(tracked, x, fx, lb, ub);
+          } catch (const std::exception&) {
+            // Line-search failure: keep the best point evaluated.
+          }
+          if (best_fx < best_value) {
+            best_value = best_fx;
+            best_phi = std::clamp(best_x[0], lo, hi);
+            best_family = sf;
+            best_q = family.JointAngles(best_phi, sf, wf);
+            for (int n = 0; n < 3; ++n) {
+              best_q[4 + n] = std::clamp(best_x[1 + n], lb[1 + n], ub[1 + n]);
+            }
+          }
+        }
+      }
+    }
+  }
+  if (!applied) return s;  // no φ satisfies the shoulder limits
+  // φ ∈ A_f keeps the shoulder within its limits; clamp rounding at an end.
+  for (int i = 0; i < 7; ++i) {
+    if (best_q[i] < lower_[i] && best_q[i] > lower_[i] - 1e-12) {
+      best_q[i] = lower_[i];
+    }
+    if (best_q[i] > upper_[i] && best_q[i] < upper_[i] + 1e-12) {
+      best_q[i] = upper_[i];
+    }
+  }
+  LimbSolution out;
+  out.q = best_q;
+  out.swivel = Wrap(best_phi);
+  out.shoulder_family = best_family;
+  out.iterations = iterations;
+  out.reduced = true;
+  out.valid = SwivelIntervals();
+  // The rotation angle ν of Rᵀ R_g from ‖R − R_g‖_F = 2√2 sin(ν/2)
+  // (accurate for small ν, unlike acos of the trace).
+  const Eigen::Matrix3d R = Forward(best_q).linear();
+  const double nu =
+      2.0 * std::asin(std::min(1.0, (R - R_g).norm() / (2.0 * std::sqrt(2.0))));
+  if (exact && nu <= 1e-10) {
+    out.status = LimbIkStatus::kSolved;
+    out.message = "Table 3 reduced problem: an exact solution within the limits";
+  } else if (exact) {
+    out.status = LimbIkStatus::kLimitsInfeasible;
+    out.message =
+        "Table 3 reduced problem: no swivel angle satisfies the joint limits; "
+        "wrist placed exactly, orientation error minimized within the limits";
+  } else if (roots.count > 0) {
+    out.status = LimbIkStatus::kLimitsInfeasible;
+    out.message =
+        "Table 3 reduced problem: the elbow angle the wrist goal needs is "
+        "outside its limits; wrist as close as they allow, orientation error "
+        "minimized within the limits";
+  } else {
+    out.status = LimbIkStatus::kUnreachable;
+    out.message =
+        "Table 3 reduced problem: the wrist goal is out of reach; limb "
+        "stretched toward it, orientation error minimized within the limits";
+  }
+  return out;
 }
 
 LimbSolution TolaniLimbIk::SolvePosition(const Eigen::Vector3d& target,
@@ -1041,14 +1373,16 @@ LimbSolution TolaniLimbIk::SolveWithParameter(
   // Aiming (§3.4) for θ4 = parameter: with the wrist fixed the aim point h
   // and direction a are fixed in the rest frame (R1 = I); the target p must
   // lie on R1 (h + λ a) for some λ > 0, and since R1 is a rotation about the
-  // shoulder, |h + λ a| = |p| fixes λ. R1 then maps w0 = h + λ a onto p:
-  // the same one-parameter family as the elbow circle, now about the
-  // shoulder → target axis (the paper's "hand circle", Eq. 13).
+  // shoulder, |h + λ a| = |p| fixes λ (up to two crossings: AimFamilies).
+  // R1 then maps w0 = h + λ a onto p: the same one-parameter family as the
+  // elbow circle, now about the shoulder → target axis (the paper's "hand
+  // circle", Eq. 13).
   std::array<SwivelParameterization, 2> families;
   LimbSolution s;
   s.parameter = parameter;
-  if (!AimFamily(parameter, target, E, axis_site, wrist_angles, options,
-                 &families[0])) {
+  const int count = AimFamilies(parameter, target, E, axis_site, wrist_angles,
+                                options, &families);
+  if (count == 0) {
     s.status = LimbIkStatus::kUnreachable;
     s.message = "no aiming line through the target for this elbow angle";
     s.swivel = Wrap(options.desired_swivel);
@@ -1056,17 +1390,16 @@ LimbSolution TolaniLimbIk::SolveWithParameter(
     return s;
   }
   double score;
-  SolveFamilies(families, 1, options, &s, &score);
+  SolveFamilies(families, count, options, &s, &score);
   s.parameter = parameter;
   return s;
 }
 
-bool TolaniLimbIk::AimFamily(double theta4, const Eigen::Vector3d& target,
-                             const Eigen::Isometry3d& E,
-                             const Eigen::Vector3d& direction,
-                             const Eigen::Vector3d& wrist_angles,
-                             const LimbIkOptions& options,
-                             SwivelParameterization* family) const {
+int TolaniLimbIk::AimFamilies(
+    double theta4, const Eigen::Vector3d& target, const Eigen::Isometry3d& E,
+    const Eigen::Vector3d& direction, const Eigen::Vector3d& wrist_angles,
+    const LimbIkOptions& options,
+    std::array<SwivelParameterization, 2>* families) const {
   const int a2[3] = {s2_.i, s2_.j, s2_.proper ? s2_.i : s2_.k};
   const Eigen::Matrix3d R2 =
       SphericalRotation(s2_.sign, a2, wrist_angles.data());
@@ -1075,14 +1408,127 @@ bool TolaniLimbIk::AimFamily(double theta4, const Eigen::Vector3d& target,
   const Eigen::Vector3d d_F = R_b_ * R2 * E.linear() * direction;
   const Eigen::Matrix3d M = R_a_ * Ry(theta4);
   const Eigen::Vector3d h = t_a_ + M * h_F;
-  const Eigen::Vector3d a = M * d_F;
-  // |h + λ a|² = |p|²: λ² + 2(h·a)λ + |h|² − |p|² = 0, the larger root.
+  const Eigen::Vector3d a = (M * d_F).normalized();
+  // |h + λ a|² = |p|²: λ² + 2(h·a)λ + |h|² − |p|² = 0. Both positive roots
+  // are aiming lines: when the aim points back toward the shoulder side and
+  // the target is nearer the shoulder than the aim point, the line crosses
+  // the sphere |x| = |p| twice and each crossing is its own family (like the
+  // two roots of Eq. 5). (Taking only the larger root lost the goals whose
+  // solutions within the limits use the nearer crossing.)
   const double ha = h.dot(a);
   const double disc = ha * ha - h.squaredNorm() + target.squaredNorm();
-  const double lambda = disc >= 0.0 ? -ha + std::sqrt(disc) : -ha;
-  BuildFamily(theta4, h + std::max(lambda, 0.0) * a, target, options, family);
-  SetWristGiven(wrist_angles, family);
-  return disc >= 0.0 && lambda > 1e-9 * (1.0 + target.norm());
+  const double tiny = 1e-9 * (1.0 + target.norm());
+  int count = 0;
+  if (disc >= 0.0) {
+    const double root = std::sqrt(disc);
+    for (double lambda : {-ha + root, -ha - root}) {
+      if (lambda > tiny && (count == 0 || root > 0.0)) {
+        SwivelParameterization& f = (*families)[count++];
+        BuildFamily(theta4, h + lambda * a, target, options, &f);
+        SetWristGiven(wrist_angles, &f);
+      }
+    }
+  }
+  if (count == 0) {
+    // No aiming line: the closest approach, for reporting.
+    const double lambda = disc >= 0.0 ? -ha + std::sqrt(disc) : -ha;
+    BuildFamily(theta4, h + std::max(lambda, 0.0) * a, target, options,
+                &(*families)[0]);
+    SetWristGiven(wrist_angles, &(*families)[0]);
+  }
+  return count;
+}
+
+WristCurve TolaniLimbIk::PartialOrientationWrist(
+    const Eigen::Vector3d& target, const Eigen::Isometry3d& E,
+    const Eigen::Vector3d& axis_site, const Eigen::Vector3d& axis_goal,
+    const LimbIkOptions& options) const {
+  // Eq. (10): w(ψ) = G(ψ) E⁻¹ [0 0 0 1]ᵀ = t_g − R_g(ψ) R_eᵀ t_e with
+  // R_g(ψ) = Rot(â, ψ) R_g(0), and Rot(â, ψ) y = (â·y)â + cos ψ (y − (â·y)â)
+  // + sin ψ (â × y) for y = R_g(0) R_eᵀ t_e.
+  const Eigen::Vector3d y =
+      PartialGoalRotation(axis_site, axis_goal, options.swivel_axis, 0.0) *
+      E.linear().transpose() * E.translation();
+  const Eigen::Vector3d& a = axis_goal;
+  const double ay = a.dot(y);
+  WristCurve w;
+  w.alpha = -(y - ay * a);
+  w.beta = -a.cross(y);
+  w.gamma = target - ay * a;
+  return w;
+}
+
+double TolaniLimbIk::ChoosePsi(const WristCurve& w,
+                               const LimbIkOptions& options,
+                               const SwivelIntervals& admissible) const {
+  using PsiChoice = LimbIkOptions::PsiChoice;
+  if (options.psi_choice == PsiChoice::kDesired || admissible.empty()) {
+    return admissible.Closest(options.desired_psi, 1e-9);
+  }
+  const Eigen::Vector3d up = options.up_axis.normalized();
+  const auto objective = [&](double psi) {
+    switch (options.psi_choice) {
+      case PsiChoice::kLowestWrist:
+        return up.dot(w(psi));
+      case PsiChoice::kHighestWrist:
+        return -up.dot(w(psi));
+      default:
+        return (w(psi) - options.desired_wrist).squaredNorm();
+    }
+  };
+  double candidates[4 + 2 * SwivelIntervals::kCapacity];
+  int n = 0;
+  if (options.psi_choice == PsiChoice::kClosestWrist) {
+    // Eq. (12): d/dψ ‖w(ψ) − w_d‖² = 0. With δ = γ − w_d, half the
+    // derivative is (α·β)(cos²ψ − sin²ψ) + (|β|² − |α|²) cos ψ sin ψ
+    // + (β·δ) cos ψ − (α·δ) sin ψ: the paper's a cos²ψ + b sin²ψ
+    // + c cos ψ sin ψ + d cos ψ + e sin ψ + f with the coefficients below
+    // (rebuilt; the text gives only the form). For our circle α·β = 0 and
+    // |α| = |β|, so the quartic's u⁴…u⁰ reduce to a quadratic times 1 + u².
+    const Eigen::Vector3d delta = w.gamma - options.desired_wrist;
+    const double ab = w.alpha.dot(w.beta);
+    std::array<double, 4> roots;
+    const int count = SolveTrigQuadratic(
+        ab, -ab, w.beta.squaredNorm() - w.alpha.squaredNorm(),
+        w.beta.dot(delta), -w.alpha.dot(delta), 0.0, &roots);
+    for (int i = 0; i < count; ++i) candidates[n++] = roots[i];
+  } else {
+    // Eq. (11): d/dψ (up·w) = −(up·α) sin ψ + (up·β) cos ψ = 0; the second
+    // derivative −(up·α) cos ψ − (up·β) sin ψ is > 0 at the minimum.
+    const double A = up.dot(w.alpha), B = up.dot(w.beta);
+    const TrigRoots r = SolveTrigEquation(B, -A, 0.0);
+    const bool lowest = options.psi_choice == PsiChoice::kLowestWrist;
+    for (int i = 0; i < r.count; ++i) {
+      const double psi = r.values[i];
+      const double second = -A * std::cos(psi) - B * std::sin(psi);
+      if (lowest ? second > 0.0 : second < 0.0) candidates[n++] = psi;
+    }
+  }
+  // A constant objective (e.g. up ∥ â): any ψ will do; keep desired_psi.
+  if (n == 0) return admissible.Closest(options.desired_psi, 1e-9);
+  // Within reach only: the admissible stationary points and the ends of the
+  // admissible arcs (moved 1e-9 inside).
+  int stationary = n;
+  std::array<SwivelIntervals::Interval, SwivelIntervals::kCapacity> arcs;
+  if (!admissible.full()) {
+    const int num_arcs = admissible.Arcs(&arcs);
+    for (int i = 0; i < num_arcs; ++i) {
+      double lo = arcs[i].lo + 1e-9, hi = arcs[i].hi - 1e-9;
+      if (lo > hi) lo = hi = 0.5 * (arcs[i].lo + arcs[i].hi);
+      candidates[n++] = lo;
+      candidates[n++] = hi;
+    }
+  }
+  double best = 0.0, best_value = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    if (i < stationary && !admissible.Contains(candidates[i])) continue;
+    const double value = objective(candidates[i]);
+    if (value < best_value) {
+      best_value = value;
+      best = candidates[i];
+    }
+  }
+  return Wrap(best);
 }
 
 LimbSolution TolaniLimbIk::SolvePartialOrientation(
@@ -1110,9 +1556,9 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
     return SolveWithParameter(kind, parameter, target, E, axis_site,
                               axis_goal, wrist_angles, options);
   };
-  // The admissible range of the second parameter.
+  // The admissible range of the second parameter, and its first choice.
   SwivelIntervals range;
-  double desired;
+  double first = 0.0;
   if (kind == kPartialOrientation) {
     // Reachable ψ (§3.3, Eq. 10): the wrist is w(ψ) = t_g − R_g(ψ) R_eᵀ t_e,
     // so |w|² = |t_g|² + |y|² − 2 t_g·Rot(a, ψ) y with y = R_base R_eᵀ t_e:
@@ -1157,7 +1603,6 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
       const double v = w2(psi);
       return v >= dmin2 - slack && v <= dmax2 + slack;
     });
-    desired = options.desired_psi;
     if (range.empty()) {
       // Out of reach for every ψ: the ψ closest to the reach.
       const double psi_max = std::atan2(w2.alpha, w2.beta);
@@ -1167,6 +1612,10 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
       s.message = "the position goal is out of reach for every psi";
       return s;
     }
+    // Eqs. (10)–(12): ψ per options.psi_choice within the reachable range.
+    first = ChoosePsi(PartialOrientationWrist(target, E, axis_site, axis_goal,
+                                              options),
+                      options, range);
   } else {
     const double lo4 = lower_[3], hi4 = upper_[3];
     const bool bounded = std::isfinite(lo4) && std::isfinite(hi4);
@@ -1175,7 +1624,7 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
       LimbSolution s = solve_at(options.aiming_theta4);
       return s;
     }
-    desired = bounded ? 0.5 * (lo4 + hi4) : 0.0;
+    const double desired = bounded ? 0.5 * (lo4 + hi4) : 0.0;
     if (limited) {
       range.Append(Wrap2Pi(lo4), std::min(kTwoPi, Wrap2Pi(lo4) + (hi4 - lo4)));
       if (Wrap2Pi(lo4) + (hi4 - lo4) > kTwoPi) {
@@ -1186,9 +1635,9 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
     } else {
       range = SwivelIntervals::Full();
     }
+    first = range.Closest(desired, 1e-9);
   }
-  // 1. The desired parameter (or the admissible one closest to it).
-  const double first = range.Closest(desired, 1e-9);
+  // 1. The first choice of the parameter.
   LimbSolution best = solve_at(first);
   if (best.status == LimbIkStatus::kSolved) return best;
   // 2. Scan the admissible range; keep the sample with the longest valid
@@ -1261,14 +1710,11 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
                                        options.swivel_axis, tau);
       G.translation() = target;
       count = Parameterize(G * E.inverse(Eigen::Isometry), options, &families);
-      if (root >= count) return std::numeric_limits<double>::infinity();
     } else {
-      if (!AimFamily(tau, target, E, axis_site, wrist_angles, options,
-                     &families[0])) {
-        return std::numeric_limits<double>::infinity();
-      }
-      root = 0;
+      count = AimFamilies(tau, target, E, axis_site, wrist_angles, options,
+                          &families);
     }
+    if (root >= count) return std::numeric_limits<double>::infinity();
     *q = families[root].JointAngles(phi, sf, wf);
     return (weight.array() * (q->array() - middle.array()).square()).sum();
   };
@@ -1280,7 +1726,7 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
   const double tau_lo = arcs[range_arc].lo, tau_hi = arcs[range_arc].hi;
   LimbSolution refined = best;
   double refined_violation = std::numeric_limits<double>::infinity();
-  for (int root = 0; root < (kind == kPartialOrientation ? 2 : 1); ++root) {
+  for (int root = 0; root < 2; ++root) {
     for (int sf = 0; sf < kNumFamilies; ++sf) {
       for (int wf = 0; wf < (kind == kPartialOrientation ? kNumFamilies : 1);
            ++wf) {
@@ -1569,7 +2015,30 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
                                  : SolveStatus::kLimitsInfeasible;
   q = q.cwiseMax(scope.lower()).cwiseMin(scope.upper());
   if (!options_.fallback) return scope.Finish(q, status, s.message);
-  // Table 3: a small bounded optimization from the best analytic effort.
+  if (task.kind == LimbTask::kPose) {
+    if (!ik_options.respect_limits) {
+      // Out of reach without limits: the analytic answer (stretched toward
+      // the goal, the goal's orientation) is already the closest.
+      return scope.Finish(q, status, s.message);
+    }
+    // Table 3: the reduced problem over (φ, θ5, θ6, θ7).
+    const LimbSolution r = ik.ApproximatePose(task.G, task.E, ik_options);
+    if (r.reduced) {
+      const SolveStatus reduced_status =
+          r.status == LimbIkStatus::kSolved
+              ? SolveStatus::kConverged
+              : r.status == LimbIkStatus::kUnreachable
+                    ? SolveStatus::kUnreachable
+                    : SolveStatus::kLimitsInfeasible;
+      Result result = scope.Finish(r.q, reduced_status, r.message);
+      result.iterations = r.iterations;
+      return result;
+    }
+  }
+  // Table 3's reduced problem does not apply (position-only, partial
+  // orientation and aiming goals, or no θ4 / shoulder swivel within the
+  // limits): a bounded optimization of the whole problem from the best
+  // analytic effort.
   LbfgsbOptions fallback;
   fallback.common = options_.common;
   const Result best = iklab::Solve(problem, q, fallback);
@@ -1577,7 +2046,7 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
                       problem.EvaluatePotential(q, scope.workspace(), nullptr);
   Result result =
       scope.Finish(better ? best.q : q, status,
-                   StrCat(s.message, "; L-BFGS-B fallback (Table 3): ",
+                   StrCat(s.message, "; whole-problem L-BFGS-B fallback: ",
                           SolveStatusName(best.status)));
   result.iterations = best.iterations;
   result.function_evaluations = best.function_evaluations;

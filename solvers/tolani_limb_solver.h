@@ -25,7 +25,10 @@
 ///  * Partial orientation (§3.3, the goal's rotation about an axis is a
 ///    second free parameter ψ) and aiming (§3.4, θ4 is the second free
 ///    parameter) reduce to the same one-parameter family once the second
-///    parameter is fixed.
+///    parameter is fixed. ψ follows Eqs. (10)–(12) (lowest/highest wrist,
+///    or the wrist closest to a desired one) or a desired value.
+///  * Table 3 for unsolvable position + orientation goals: L-BFGS-B over
+///    the reduced variables (φ, θ5, θ6, θ7) (ApproximatePose).
 ///
 /// Two layers: TolaniLimbIk, an allocation-free closed-form API in the limb
 /// frame (all solutions, the swivel parameterization, the φ intervals and
@@ -69,6 +72,19 @@ struct TrigRoots {
 TrigRoots SolveTrigEquation(double a, double b, double c,
                             double tolerance = 1e-12);
 
+/// Real roots of a cos²ψ + b sin²ψ + c cos ψ sin ψ + d cos ψ + e sin ψ + f = 0
+/// (the form of Tolani Eq. 12), in (−π, π], at most 4. The half-angle
+/// substitution u = tan(ψ/2) (cos ψ = (1 − u²)/(1 + u²), sin ψ = 2u/(1 + u²))
+/// turns it into the quartic
+///   (a − d + f) u⁴ + 2(e − c) u³ + 2(2b − a + f) u² + 2(c + e) u + (a + d + f)
+/// (the paper's text names the substitution but the coefficients were lost
+/// in extraction; rebuilt here), solved by the eigenvalues of its companion
+/// matrix; ψ = π (u = ∞) is a root when the u⁴ coefficient vanishes. The
+/// roots are polished by Newton steps on the trigonometric form. An
+/// identically zero equation has no isolated roots: 0 is returned.
+int SolveTrigQuadratic(double a, double b, double c, double d, double e,
+                       double f, std::array<double, 4>* roots);
+
 /// f(φ) = α sin φ + β cos φ + γ, the form of every entry of R1(φ), R2(φ).
 struct SwivelTrig {
   double alpha = 0.0, beta = 0.0, gamma = 0.0;
@@ -103,6 +119,17 @@ struct ElbowCircle {
 ElbowCircle MakeElbowCircle(const Eigen::Vector3d& wrist, double l1,
                             double l2, const Eigen::Vector3d& axis,
                             const Eigen::Vector3d& fallback_axis);
+
+/// The wrist of a partial-orientation goal as a function of ψ, Tolani
+/// Eq. (10): w(ψ) = α cos ψ + β sin ψ + γ (vector coefficients, limb frame).
+/// Since G(ψ) turns the goal frame about â, w(ψ) is a circle about â through
+/// the goal point: α ⊥ β, |α| = |β|.
+struct WristCurve {
+  Eigen::Vector3d alpha = Eigen::Vector3d::Zero();
+  Eigen::Vector3d beta = Eigen::Vector3d::Zero();
+  Eigen::Vector3d gamma = Eigen::Vector3d::Zero();
+  Eigen::Vector3d operator()(double psi) const;
+};
 
 // ---------------------------------------------------------------------------
 // Interval sets on the swivel circle
@@ -280,8 +307,27 @@ struct LimbIkOptions {
   /// axis of a human limb. When it is (within 1e-9), +y is used instead.
   Eigen::Vector3d swivel_axis = Eigen::Vector3d::UnitX();
   /// Partial orientation: desired ψ (rotation of the goal frame about the
-  /// aligned axis, §3.3), radians; the reachable ψ closest to it is used.
+  /// aligned axis, §3.3), radians; the reachable ψ closest to it is used
+  /// (psi_choice kDesired).
   double desired_psi = 0.0;
+  /// Partial orientation: how ψ is chosen (§3.3, Eqs. 11–12).
+  enum class PsiChoice {
+    /// desired_psi.
+    kDesired,
+    /// Eq. (11): the ψ minimizing the wrist height up_axis · w(ψ).
+    kLowestWrist,
+    /// Eq. (11): the ψ maximizing it.
+    kHighestWrist,
+    /// Eq. (12): the ψ minimizing ‖w(ψ) − desired_wrist‖.
+    kClosestWrist,
+  };
+  PsiChoice psi_choice = PsiChoice::kDesired;
+  /// The vertical of Eq. (11), limb frame. The limb frame is the standing
+  /// figure's world frame turned by π about x (builders.h: z runs down the
+  /// hanging limb), so "up" is −z.
+  Eigen::Vector3d up_axis = -Eigen::Vector3d::UnitZ();
+  /// w_d of Eq. (12), limb frame (the wrist = S2's centre).
+  Eigen::Vector3d desired_wrist = Eigen::Vector3d::Zero();
   /// Aiming: the elbow angle θ4 to use (Table 2: "analytic if θ4 given");
   /// NaN means choose it (the value closest to the middle of its limits
   /// that admits a solution, scanning when limits bind).
@@ -313,7 +359,9 @@ struct LimbSolution {
   /// What happened (a static string).
   const char* message = "";
   Vector7d q = Vector7d::Zero();
-  /// Chosen φ, elbow root (index into the TrigRoots of Eq. 5) and families.
+  /// Chosen φ, elbow root (index into the TrigRoots of Eq. 5; for aiming,
+  /// which crossing of the aim line with the sphere |x| = |target|, 0 the
+  /// farther) and families.
   double swivel = 0.0;
   int elbow_root = 0;
   int shoulder_family = 0;
@@ -322,6 +370,11 @@ struct LimbSolution {
   double parameter = 0.0;
   /// Valid φ set V of the chosen elbow root (full when limits are off).
   SwivelIntervals valid;
+  /// L-BFGS-B iterations spent (the 2-variable optimization of Table 2 or
+  /// the reduced problem of Table 3); 0 for a closed-form answer.
+  int iterations = 0;
+  /// ApproximatePose: true when the reduced problem of Table 3 produced `q`.
+  bool reduced = false;
 };
 
 /// Closed-form IK of a 7-DOF limb, allocation-free after construction.
@@ -384,6 +437,49 @@ class TolaniLimbIk {
                            const Eigen::Vector3d& wrist_angles,
                            const LimbIkOptions& options) const;
 
+  /// Table 3 for a position + orientation goal that SolvePose cannot solve
+  /// (out of reach, or no swivel angle within the limits): the paper's
+  /// reduced problem. θ4 places the wrist exactly when a root of Eq. (5)
+  /// lies within the elbow limits, else as close as the elbow limits allow
+  /// (the limb stretched or folded toward the goal); the shoulder limits
+  /// give the valid φ arcs A_f (§3.2.4); then L-BFGS-B (LBFGSpp) minimizes
+  /// the orientation error over (φ, θ5, θ6, θ7) within those arcs and the
+  /// wrist limits (the "4 linear constraints"), so the shoulder angles never
+  /// leave their limits. The error is ½‖R − R_g‖²_F + ½‖(R − R_g) t_e‖² for
+  /// the wrist rotation R: the paper's orientation error (measured as
+  /// ½‖R − R_g‖²_F = 2(1 − cos ν) rather than its sin²ν, which vanishes
+  /// again at ν = π) plus the displacement of the site that the rotation
+  /// error causes (0 for E = I, the paper's wrist goal).
+  /// Returns SolvePose's answer when that is solved, or when the limits are
+  /// off (its unreachable answer is then already the closest: stretched
+  /// toward the goal with the goal's orientation); `reduced` is false when
+  /// the reduced problem does not apply (no θ4 within the limits places the
+  /// wrist, or no φ satisfies the shoulder limits): the status and `q` are
+  /// then SolvePose's. Otherwise status kUnreachable (the wrist goal is out
+  /// of reach) or kLimitsInfeasible (the wrist is placed exactly, the
+  /// orientation is not reachable within the limits) — kSolved only if the
+  /// orientation error vanishes (≤ 1e-10 rad) — and q within the limits.
+  LimbSolution ApproximatePose(const Eigen::Isometry3d& G_site,
+                               const Eigen::Isometry3d& E,
+                               const LimbIkOptions& options) const;
+
+  /// Eq. (10): the wrist of a partial-orientation goal (arguments as
+  /// SolvePartialOrientation; options.swivel_axis is the projection axis p̂
+  /// of G(ψ)) as a function of ψ.
+  WristCurve PartialOrientationWrist(const Eigen::Vector3d& target,
+                                     const Eigen::Isometry3d& E,
+                                     const Eigen::Vector3d& axis_site,
+                                     const Eigen::Vector3d& axis_goal,
+                                     const LimbIkOptions& options) const;
+  /// ψ per options.psi_choice within `admissible` (the ψ for which the wrist
+  /// is within reach): kDesired the admissible ψ closest to desired_psi;
+  /// the others the best of the admissible stationary points of Eq. (11)
+  /// (the two roots of d/dψ (up · w) = 0, told apart by the sign of the
+  /// second derivative) or Eq. (12) (the roots of SolveTrigQuadratic) and
+  /// the ends of the admissible arcs. In (−π, π]. @pre !admissible.empty().
+  double ChoosePsi(const WristCurve& wrist, const LimbIkOptions& options,
+                   const SwivelIntervals& admissible) const;
+
   /// Picks φ from an analysis per options (see SwivelChoice); false if V is
   /// empty.
   bool ChooseSwivel(const SwivelParameterization& family,
@@ -411,13 +507,14 @@ class TolaniLimbIk {
   static void FillEuler(const EulerLayout& layout, const Eigen::Matrix3d& S,
                         const Eigen::Matrix3d& C, const Eigen::Matrix3d& K,
                         SwivelParameterization::EulerTrig* euler);
-  // The aiming family for θ4 (§3.4); false if no aiming line through the
-  // target exists for it (the family is then the closest approach).
-  bool AimFamily(double theta4, const Eigen::Vector3d& target,
-                 const Eigen::Isometry3d& E, const Eigen::Vector3d& direction,
-                 const Eigen::Vector3d& wrist_angles,
-                 const LimbIkOptions& options,
-                 SwivelParameterization* family) const;
+  // The aiming families for θ4 (§3.4), one per crossing of the aim line
+  // with the sphere |x| = |target| (0, 1 or 2); with none, families[0] is
+  // the closest approach.
+  int AimFamilies(double theta4, const Eigen::Vector3d& target,
+                  const Eigen::Isometry3d& E, const Eigen::Vector3d& direction,
+                  const Eigen::Vector3d& wrist_angles,
+                  const LimbIkOptions& options,
+                  std::array<SwivelParameterization, 2>* families) const;
   // Full analysis + φ choice over the given families; fills `solution`.
   bool SolveFamilies(const std::array<SwivelParameterization, 2>& families,
                      int count, const LimbIkOptions& options,
@@ -464,9 +561,9 @@ struct TolaniLimbOptions {
   };
   WristAngles wrist = WristAngles::kMidLimits;
   Eigen::Vector3d wrist_angles = Eigen::Vector3d::Zero();
-  /// Run the Table 3 fallback (L-BFGS-B on the problem within the bounds)
-  /// when no analytic solution exists. When false the best analytic effort
-  /// is returned as is.
+  /// Run the Table 3 fallback (the reduced problem, or L-BFGS-B on the
+  /// whole problem where it does not apply) when no analytic solution
+  /// exists. When false the best analytic effort is returned as is.
   bool fallback = true;
 
   bool IsValid(std::string* why) const;
@@ -489,10 +586,16 @@ struct TolaniLimbOptions {
 /// exists; with limits, partial orientation and aiming scan their second
 /// parameter and then run the 2-variable optimization of the paper; when
 /// nothing admissible exists (unreachable or limits-infeasible) and
-/// options.fallback, L-BFGS-B (lbfgsb_solver.h) minimizes the potential
-/// within the bounds from the best analytic effort: the status is
-/// kConverged if that reaches the tolerance, else kUnreachable /
-/// kLimitsInfeasible as the analysis found. Iterations: 0 for closed form.
+/// options.fallback: for a position + orientation goal with limits,
+/// Table 3's reduced problem (TolaniLimbIk::ApproximatePose: L-BFGS-B over
+/// φ and the wrist angles, the wrist placed as the reach allows); where that
+/// does not apply (other goal kinds, or no elbow angle / shoulder swivel
+/// within the limits), L-BFGS-B (lbfgsb_solver.h) on the whole potential
+/// within the bounds from the best analytic effort. The status is
+/// kConverged if the result reaches the tolerance, else kUnreachable /
+/// kLimitsInfeasible (internal::SolveScope::Finish), and the message says
+/// which method produced it. Without limits an out-of-reach pose goal
+/// returns the analytic closest pose. Iterations: 0 for closed form.
 /// Name "tolani".
 class TolaniLimbSolver final : public Solver {
  public:
