@@ -14,6 +14,7 @@
 #include "solvers/ceres_solver.h"
 #include "solvers/damped_least_squares_solver.h"
 #include "solvers/lbfgsb_solver.h"
+#include "solvers/restarts.h"
 #include "solvers/pseudo_inverse_solver.h"
 #include "solvers/tolani_limb_solver.h"
 #include "solvers/trajectory.h"
@@ -251,14 +252,23 @@ Outcome RunMethod(const ArmSetup& arm, Task task, Method method,
       options.wrist_angles = trial.q_goal.tail<3>();
     }
     solver = MakeSolver(options);
-  } else if (method == Method::kLbfgsb) {
-    LbfgsbOptions options;
-    options.common.respect_limits = limits;
-    solver = std::make_unique<LbfgsbSolver>(options);
   } else {
-    CeresOptions options;
-    options.common.respect_limits = limits;
-    solver = std::make_unique<CeresSolver>(options);
+    // The optimizers restart from random poses within the limits when an
+    // attempt ends away from the goal (at most kOptimizerAttempts solves),
+    // as a user of a local optimizer would; the time includes every attempt.
+    std::shared_ptr<const Solver> inner;
+    if (method == Method::kLbfgsb) {
+      LbfgsbOptions options;
+      options.common.respect_limits = limits;
+      inner = std::make_shared<LbfgsbSolver>(options);
+    } else {
+      CeresOptions options;
+      options.common.respect_limits = limits;
+      inner = std::make_shared<CeresSolver>(options);
+    }
+    RestartOptions restarts;
+    restarts.max_attempts = kOptimizerAttempts;
+    solver = std::make_unique<RestartSolver>(std::move(inner), restarts);
   }
   const Clock::time_point t0 = Clock::now();
   const Result result = solver->Solve(problem, trial.q_start);

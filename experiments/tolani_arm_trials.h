@@ -61,6 +61,10 @@ inline constexpr double kAimDistance = 0.5;
 /// Success thresholds (our choice; the standard IK benchmark's 1e-5).
 inline constexpr double kSuccessPosition = 1e-5;
 inline constexpr double kSuccessAngle = 1e-5;
+/// Most solves per goal of the optimization methods (L-BFGS-B, Ceres): the
+/// start pose, then random restarts within the limits (our choice; the paper
+/// does not say how its CFSQP runs were started).
+inline constexpr int kOptimizerAttempts = 5;
 
 /// The IK task of a table.
 enum class Task { kPosition, kPose, kPartial, kAiming };
