@@ -9,6 +9,7 @@
 #include <Eigen/Cholesky>
 
 #include "framework/internal/check.h"
+#include "solvers/internal/small_cholesky.h"
 
 namespace iklab {
 
@@ -74,6 +75,7 @@ struct Workspace {
   CoordinateVector gradient, step;
   Eigen::VectorXd q, trial_q, best_q;
   std::vector<char> held;  // coordinates held on a bound this iteration
+  // Dynamic sizes only; fixed sizes use internal::CholeskySolveInPlace.
   Eigen::LLT<SquareMatrix> llt;
 };
 
@@ -167,6 +169,7 @@ Result SolveWith(const BoundedLmOptions& options,
       // Active set: hold coordinates on a bound whose step points outward,
       // re-solve until no free coordinate wants to leave the box.
       std::fill(w.held.begin(), w.held.end(), 0);
+      bool factored = false;
       for (int pass = 0; pass <= n; ++pass) {
         w.system = w.normal;
         w.system.diagonal().array() += mu;
@@ -178,8 +181,14 @@ Result SolveWith(const BoundedLmOptions& options,
           w.system(i, i) = 1.0;
           w.step[i] = 0.0;
         }
-        w.llt.compute(w.system);
-        w.llt.solveInPlace(w.step);
+        if constexpr (N == Eigen::Dynamic) {
+          w.llt.compute(w.system);
+          factored = w.llt.info() == Eigen::Success;
+          if (factored) w.llt.solveInPlace(w.step);
+        } else {
+          factored = internal::CholeskySolveInPlace(&w.system, &w.step);
+        }
+        if (!factored) break;
         bool changed = false;
         for (int i = 0; i < n; ++i) {
           if (w.held[i]) continue;
@@ -191,7 +200,7 @@ Result SolveWith(const BoundedLmOptions& options,
         }
         if (!changed) break;
       }
-      if (w.llt.info() != Eigen::Success || !w.step.allFinite()) {
+      if (!factored || !w.step.allFinite()) {
         mu *= options.damping_increase;  // better conditioned next time
         if (mu > options.max_damping) return SolveStatus::kUnreachable;
         continue;
