@@ -282,7 +282,7 @@ void RunSingular(const ExperimentContext& context, ExperimentOutput* out) {
   LinePlot sigma;
   sigma.title = "Smallest singular value of J along the runs";
   sigma.x_label = "frame";
-  sigma.y_label = "sigma_min(J) (log scale)";
+  sigma.y_label = "sigma_{min}(J) (log scale)";
   sigma.log_y = true;
   sigma.key = "bottom left";
   const SegmentRun* runs[3] = {&plain, &plain_iterated, &nlp};

@@ -101,7 +101,22 @@ void DrawBarChart(const BarChart& chart, const std::filesystem::path& dir,
      << "set key above horizontal noenhanced\n"
      << "set xtics noenhanced\n";
   if (chart.log_y) gp << "set logscale y\nset format y '10^{%T}'\n";
-  if (!chart.y_range.empty()) gp << "set yrange " << chart.y_range << "\n";
+  if (!chart.y_range.empty()) {
+    gp << "set yrange " << chart.y_range << "\n";
+  } else if (!chart.log_y) {
+    // Bars start at 0; an all-zero chart (e.g. no failures anywhere) gets a
+    // visible [0, 1] axis instead of gnuplot's [−1, 1].
+    bool any_positive = false, any_negative = false;
+    for (const auto& values : chart.values) {
+      for (double v : values) {
+        any_positive = any_positive || v > 0.0;
+        any_negative = any_negative || v < 0.0;
+      }
+    }
+    if (!any_negative) {
+      gp << (any_positive ? "set yrange [0:*]\n" : "set yrange [0:1]\n");
+    }
+  }
   gp << "$d << EOD\n";
   for (size_t c = 0; c < chart.categories.size(); ++c) {
     gp << Quote(chart.categories[c]);
