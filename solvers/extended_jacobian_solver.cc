@@ -27,7 +27,7 @@ Eigen::Vector3d CrossZ(const Eigen::Vector3d& v) {
 
 }  // namespace
 
-bool FindPlanarChain(const Model& model, int site, PlanarChain* chain,
+bool FindPlanarChain(const Model& model, int site, PlanarRevoluteChain* chain,
                      std::string* why) {
   if (site < 0 || site >= model.num_sites()) {
     std::ostringstream s;
@@ -80,7 +80,7 @@ bool FindPlanarChain(const Model& model, int site, PlanarChain* chain,
 }
 
 void ExtendedJacobian(const Model& model, const Data& data,
-                      const PlanarChain& chain, double element_weight,
+                      const PlanarRevoluteChain& chain, double element_weight,
                       Eigen::Ref<Eigen::MatrixXd> J_ext) {
   const int n = static_cast<int>(chain.dofs.size());
   assert(J_ext.rows() == 2 * n && J_ext.cols() == n);
@@ -186,7 +186,7 @@ class ExtendedJacobianMethod final : public DifferentialMethod {
  private:
   const ExtendedJacobianOptions& options_;
   const PositionGoal* goal_ = nullptr;
-  PlanarChain chain_;
+  PlanarRevoluteChain chain_;
   Eigen::MatrixXd J_ext_;
   Eigen::VectorXd dx_;
   Eigen::MatrixXd normal_;

@@ -20,7 +20,7 @@ namespace iklab {
 
 /// A planar serial chain of revolute joints ending at an effector site, as
 /// the Extended Jacobian needs it.
-struct PlanarChain {
+struct PlanarRevoluteChain {
   /// Coordinates of joints 0 … n−1 from the base to the tip.
   std::vector<int> dofs;
   /// The effector site (Šoch & Lórencz's joint n).
@@ -32,7 +32,7 @@ struct PlanarChain {
 /// rotation about z (so all axes are the world z), at least two joints — and
 /// that the model has no other coordinates. Fills `chain` on success;
 /// otherwise returns false and explains in `why`.
-bool FindPlanarChain(const Model& model, int site, PlanarChain* chain,
+bool FindPlanarChain(const Model& model, int site, PlanarRevoluteChain* chain,
                      std::string* why);
 
 /// The Extended Jacobian (2n × n) at the pose in `data` (FK has run):
@@ -51,7 +51,7 @@ bool FindPlanarChain(const Model& model, int site, PlanarChain* chain,
 /// also where the main rows are singular (e.g. the stretched chain).
 /// @param J_ext 2n × n, every entry written. Allocation-free.
 void ExtendedJacobian(const Model& model, const Data& data,
-                      const PlanarChain& chain, double element_weight,
+                      const PlanarRevoluteChain& chain, double element_weight,
                       Eigen::Ref<Eigen::MatrixXd> J_ext);
 
 /// Options of the Extended Jacobian method.

@@ -370,7 +370,7 @@ TEST_CASE("The Extended Jacobian has full column rank at Soch's stretched "
   ForwardKinematics(*model, q, &data);
   CHECK((SitePosition(*model, data, 0) - Eigen::Vector3d(400, 0, 0)).norm() <
         1e-9);  // the paper's start point on the ellipse
-  PlanarChain chain;
+  PlanarRevoluteChain chain;
   std::string why;
   REQUIRE(FindPlanarChain(*model, 0, &chain, &why));
   Eigen::MatrixXd J_ext(12, 6);
@@ -394,7 +394,7 @@ TEST_CASE("Extended Jacobian element rows are the derivatives of Soch Eq. 8",
   Eigen::VectorXd q(6);
   q << 0.3, -0.5, 0.8, 0.1, -1.2, 0.6;
   ForwardKinematics(*model, q, &data);
-  PlanarChain chain;
+  PlanarRevoluteChain chain;
   REQUIRE(FindPlanarChain(*model, 0, &chain, nullptr));
   Eigen::MatrixXd J_ext(12, 6);
   const double w = 0.7;
