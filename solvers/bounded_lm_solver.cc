@@ -82,7 +82,9 @@ struct Workspace {
 // Starting point of attempt k: q0 (projected), then the middle of the box,
 // then uniform random points in it. Unbounded sides fall back to [−π, π]
 // around 0 (revolute joints without limits), which is where a random start
-// is meaningful; a one-sided bound keeps its finite side.
+// is meaningful; a one-sided bound keeps its finite side. When q0 already is
+// the middle (a mid-limits seed), attempt 1 draws a random point instead of
+// repeating attempt 0 exactly (that repeat cost the mid-limits p99 ~10 %).
 void StartingPoint(int attempt, const Eigen::VectorXd& start,
                    const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
                    std::mt19937_64* rng, Eigen::VectorXd* q) {
@@ -99,6 +101,7 @@ void StartingPoint(int attempt, const Eigen::VectorXd& start,
     hi = std::min(hi, upper[i]);
     (*q)[i] = attempt == 1 ? 0.5 * (lo + hi) : lo + (hi - lo) * unit(*rng);
   }
+  if (attempt == 1 && *q == start) StartingPoint(2, start, lower, upper, rng, q);
 }
 
 template <int M, int N>
