@@ -6,8 +6,8 @@
 //    panda_hand, 7 DOF): 1000 reachable pose targets (seed 1), random seeds,
 //    tolerance 1e-5 per component, 5 ms budget per solve, the "bounded-lm"
 //    solver of PoseSolvers(). One benchmark iteration = RunTargets over the
-//    200 targets on T threads (one model, one Problem/goal/solver per
-//    thread, targets strided over the threads), including the per-thread
+//    1000 targets on T threads (one model, one Problem/goal/solver per
+//    thread, targets handed out one at a time), including the per-thread
 //    setup and the independent FK check of every answer over the 1000
 //    targets. Time = wall clock (UseRealTime); CPU = CPU time of the whole
 //    process (MeasureProcessCPUTime), so CPU/Time is the number of cores the

@@ -8,9 +8,10 @@
 // of the head): 5 position goals, 15 equations for 96 unknowns. Targets per
 // frame: FK of the clip's pose.
 //
-// Runs: {bounded-lm, lbfgsb} × {the clip's own skeleton, a "taller
-// performer" whose thighs, shanks, upper arms and forearms are 10 % longer
-// (trunk, pelvis, shoulders and head unchanged)}. The scaled skeleton gets
+// Runs: {bounded-lm, lbfgsb} × {the clip's own skeleton with these 5
+// effectors, the clip's skeleton with elbows and knees added (9 effectors),
+// a "taller performer" (5 effectors) whose thighs, shanks, upper arms and
+// forearms are 10 % longer (trunk, pelvis, shoulders and head unchanged)}. The scaled skeleton gets
 // the same world targets (contact-preserving retargeting: the hands and
 // feet go where the performer's went, the longer limbs bend more); it is
 // the clip's hierarchy written back to BVH text with scaled OFFSETs and read

@@ -109,8 +109,8 @@ double BruteForceClosest(const Eigen::Vector2d& target, int cells) {
   return best;
 }
 
-// Distance of point `p` from the line through the origin along `direction`,
-// signed: used to check that the two elbows are mirror images.
+// Mirror image of point `p` in the line through the origin along
+// `direction`: used to check that the two elbows are mirror images.
 Eigen::Vector2d Reflect(const Eigen::Vector2d& p,
                         const Eigen::Vector2d& direction) {
   const Eigen::Vector2d u = direction.normalized();

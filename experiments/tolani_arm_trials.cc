@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "constraints/aiming_goal.h"
@@ -14,8 +15,8 @@
 #include "solvers/ceres_solver.h"
 #include "solvers/damped_least_squares_solver.h"
 #include "solvers/lbfgsb_solver.h"
-#include "solvers/restarts.h"
 #include "solvers/pseudo_inverse_solver.h"
+#include "solvers/restarts.h"
 #include "solvers/tolani_limb_solver.h"
 #include "solvers/trajectory.h"
 
@@ -298,6 +299,9 @@ Summary Summarize(const std::vector<Outcome>& outcomes) {
   if (successes > 0) {
     s.mean_position_error /= successes;
     s.mean_orientation_error /= successes;
+  } else {
+    s.mean_position_error = std::numeric_limits<double>::quiet_NaN();
+    s.mean_orientation_error = std::numeric_limits<double>::quiet_NaN();
   }
   s.failure_percent = 100.0 * (s.trials - successes) / s.trials;
   std::nth_element(times.begin(), times.begin() + times.size() / 2,

@@ -127,6 +127,7 @@ struct Summary {
   int trials = 0;
   double mean_seconds = 0.0;
   double median_seconds = 0.0;
+  /// Means over the successful goals; NaN when no goal succeeded.
   double mean_position_error = 0.0;
   double mean_orientation_error = 0.0;
   double failure_percent = 0.0;
