@@ -37,6 +37,7 @@
 #include <limits>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -185,6 +186,14 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     if (cond.unreachable && spec.task == Task::kAiming) {
       int attempts = 0;
       trials = UnreachableAimTrials(arm, unreachable_trials, &rng, &attempts);
+      if (trials.empty()) {
+        // Never seen (about 6 % of random targets qualify); a table of
+        // empty statistics would be meaningless, so stop with the reason.
+        throw std::runtime_error(
+            "tolani-table-" + std::to_string(spec.number) +
+            ": no unreachable aiming goal found in " +
+            std::to_string(attempts) + " random targets");
+      }
       notes += "Unreachable aiming goals: " + std::to_string(trials.size()) +
                " found in " + std::to_string(attempts) +
                " random targets in the 2 m cube around the shoulder. ";
