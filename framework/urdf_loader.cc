@@ -1,6 +1,7 @@
 #include "framework/urdf_loader.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -114,7 +115,56 @@ int FindExcessiveNesting(const std::string& xml) {
   return 0;
 }
 
+// Line of the first byte that breaks UTF-8 (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF, no NUL), or 0 if the text is valid.
+// TinyXML 2.6 trusts a lead byte's length and can read past the end of the
+// text on a truncated or invalid sequence (found by the URDF fuzzer), so
+// the text is checked before it is parsed.
+int FindInvalidUtf8(const std::string& text, unsigned* bad_byte) {
+  int line = 1;
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n;) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    int length = 0;
+    unsigned low = 0x80, high = 0xBF;  // allowed range of the 2nd byte
+    if (b == 0) {
+      length = 0;
+    } else if (b < 0x80) {
+      length = 1;
+    } else if (b >= 0xC2 && b <= 0xDF) {
+      length = 2;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+      length = 3;
+      if (b == 0xE0) low = 0xA0;
+      if (b == 0xED) high = 0x9F;
+    } else if (b >= 0xF0 && b <= 0xF4) {
+      length = 4;
+      if (b == 0xF0) low = 0x90;
+      if (b == 0xF4) high = 0x8F;
+    }
+    bool ok = length > 0 && i + length <= n;
+    for (int k = 1; ok && k < length; ++k) {
+      const auto c = static_cast<unsigned char>(text[i + k]);
+      ok = k == 1 ? (c >= low && c <= high) : (c >= 0x80 && c <= 0xBF);
+    }
+    if (!ok) {
+      *bad_byte = b;
+      return line;
+    }
+    if (b == '\n') ++line;
+    i += length;
+  }
+  return 0;
+}
+
 XmlIndex IndexXml(const std::string& xml, const Reporter& report) {
+  unsigned bad_byte = 0;
+  if (const int line = FindInvalidUtf8(xml, &bad_byte)) {
+    char hex[8];
+    std::snprintf(hex, sizeof(hex), "0x%02X", bad_byte);
+    report.Fail(line, "not valid UTF-8 text (byte ", hex,
+                "); a URDF file is UTF-8 XML");
+  }
   if (const int line = FindExcessiveNesting(xml)) {
     report.Fail(line, "malformed XML: elements nested more than ", kMaxXmlDepth,
                 " deep");

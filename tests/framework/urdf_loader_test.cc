@@ -391,6 +391,31 @@ TEST_CASE("Malformed URDF input is rejected with the file, line and problem",
                         Contains("bad.urdf:3:") || Contains("bad.urdf:4:") ||
                             Contains("bad.urdf:5:"));
   }
+  SECTION("bytes that are not UTF-8 (a libFuzzer finding)") {
+    // The URDF fuzzer found that TinyXML reads past the end of the text on a
+    // run of 0xFF bytes inside a comment; such input is now refused first.
+    const std::string xml = Lines({
+        R"(<?xml version="1.0"?>)",
+        R"(<robot name="r">)",
+        "  <!-- \xff\xff\xff\xff\xff -->",
+        R"(  <link name="a"/>)",
+        R"(</robot>)",
+    });
+    REQUIRE_THROWS_WITH(LoadUrdfFromString(xml, "bytes.urdf"),
+                        Contains("bytes.urdf:3:") && Contains("UTF-8") &&
+                            Contains("0xFF"));
+    // A lead byte whose continuation is cut off by the end of the text.
+    REQUIRE_THROWS_WITH(LoadUrdfFromString("<robot name=\"r\"/>\xe2\x82",
+                                           "cut.urdf"),
+                        Contains("cut.urdf:1:") && Contains("UTF-8"));
+    // Valid multi-byte UTF-8 (a name in Czech) still loads.
+    const std::string czech = Lines({
+        R"(<robot name="r">)",
+        "  <link name=\"rameno_\xc5\xa1\"/>",
+        R"(</robot>)",
+    });
+    REQUIRE_NOTHROW(LoadUrdfFromString(czech, "czech.urdf"));
+  }
   SECTION("an empty document") {
     REQUIRE_THROWS_WITH(LoadUrdfFromString("", "empty.urdf"),
                         Contains("empty.urdf") && Contains("malformed XML"));
