@@ -170,6 +170,22 @@ DampedQuantities Damped(const Eigen::MatrixXd& J, const Eigen::VectorXd& dX,
   return d;
 }
 
+// One line of a per-frame plot: value(k) for frames k = first … kFrames,
+// palette colour `color`.
+template <typename Value>
+Series FrameSeries(const std::string& title, int color, int first,
+                   const Value& value) {
+  Series s;
+  s.title = title;
+  s.style = "linespoints";
+  s.color = PaletteColor(color);
+  for (int k = first; k <= kFrames; ++k) {
+    s.x.push_back(k);
+    s.y.push_back(value(k));
+  }
+  return s;
+}
+
 LinePlot ErrorPlot(const std::string& title,
                    const std::vector<std::pair<std::string, std::vector<double>>>&
                        curves) {
@@ -181,15 +197,10 @@ LinePlot ErrorPlot(const std::string& title,
   plot.key = "outside right top";
   plot.width_px = 1100;
   for (std::size_t c = 0; c < curves.size(); ++c) {
-    Series s;
-    s.title = curves[c].first;
-    s.style = "linespoints";
-    s.color = PaletteColor(static_cast<int>(c));
-    for (int k = 1; k <= kFrames; ++k) {
-      s.x.push_back(k);
-      s.y.push_back(std::max(curves[c].second[k], 1e-12));
-    }
-    plot.series.push_back(s);
+    const std::vector<double>& errors = curves[c].second;
+    plot.series.push_back(
+        FrameSeries(curves[c].first, static_cast<int>(c), 1,
+                    [&](int k) { return std::max(errors[k], 1e-12); }));
   }
   return plot;
 }
@@ -289,15 +300,9 @@ void RunSingular(const ExperimentContext& context, ExperimentOutput* out) {
   const char* names[3] = {"pseudo-inverse, 1 step", "pseudo-inverse, iterated",
                           "L-BFGS-B"};
   for (int r = 0; r < 3; ++r) {
-    Series series;
-    series.title = names[r];
-    series.style = "linespoints";
-    series.color = PaletteColor(r);
-    for (int k = 0; k <= kFrames; ++k) {
-      series.x.push_back(k);
-      series.y.push_back(std::max(SigmaMin(s, runs[r]->q[k]), 1e-12));
-    }
-    sigma.series.push_back(series);
+    sigma.series.push_back(FrameSeries(names[r], r, 0, [&](int k) {
+      return std::max(SigmaMin(s, runs[r]->q[k]), 1e-12);
+    }));
   }
   DrawLinePlot(sigma, out->dir(), "singular_sigma_min");
   out->AddFigure("singular_sigma_min.png",
@@ -433,18 +438,12 @@ void RunExample73(const ExperimentContext& context, ExperimentOutput* out) {
   resid.y_label = "residual (log scale)";
   resid.series.clear();
   for (int d = 0; d < 4; ++d) {
-    Series c, r;
-    c.title = r.title = "lambda = " + FormatNumber(kDampings[d], 3);
-    c.style = r.style = "linespoints";
-    c.color = r.color = PaletteColor(d);
-    for (int k = 1; k <= kFrames; ++k) {
-      c.x.push_back(k);
-      r.x.push_back(k);
-      c.y.push_back(lemma[k - 1][d].condition);
-      r.y.push_back(std::max(lemma[k - 1][d].residual, 1e-16));
-    }
-    cond.series.push_back(c);
-    resid.series.push_back(r);
+    const std::string title = "lambda = " + FormatNumber(kDampings[d], 3);
+    cond.series.push_back(FrameSeries(
+        title, d, 1, [&](int k) { return lemma[k - 1][d].condition; }));
+    resid.series.push_back(FrameSeries(title, d, 1, [&](int k) {
+      return std::max(lemma[k - 1][d].residual, 1e-16);
+    }));
   }
   DrawLinePlot(cond, out->dir(), "lemma_7_1_condition");
   out->AddFigure("lemma_7_1_condition.png",
@@ -598,15 +597,8 @@ void RunExample74(const ExperimentContext& context, ExperimentOutput* out) {
   const char* names[2] = {"DLS, no bounds (Figure 12)",
                           "bounded DLS (Figure 15)"};
   for (int r = 0; r < 2; ++r) {
-    Series series;
-    series.title = names[r];
-    series.style = "linespoints";
-    series.color = PaletteColor(r);
-    for (int k = 0; k <= kFrames; ++k) {
-      series.x.push_back(k);
-      series.y.push_back(runs[r]->q[k][s.theta6]);
-    }
-    theta6.series.push_back(series);
+    theta6.series.push_back(FrameSeries(
+        names[r], r, 0, [&](int k) { return runs[r]->q[k][s.theta6]; }));
   }
   Series bound;
   bound.title = "upper bound of theta_6 (0)";

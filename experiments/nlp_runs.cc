@@ -108,18 +108,7 @@ double MaxJointAcceleration(const std::vector<Eigen::VectorXd>& q) {
 LinePlot SegmentRunPlot(const Model& model, const SegmentRun& run,
                         const std::vector<int>& frames,
                         const std::string& title) {
-  LinePlot plot;
-  plot.title = title;
-  plot.x_label = "x";
-  plot.y_label = "y";
-  plot.equal_axes = true;
-  plot.key = "outside right top";
-  for (std::size_t i = 0; i < frames.size(); ++i) {
-    const int k = frames[i];
-    plot.series.push_back(LinkageSeries(model, run.q[k],
-                                        "frame " + std::to_string(k),
-                                        PaletteColor(static_cast<int>(i))));
-  }
+  LinePlot plot = LinkageFramesPlot(model, run.q, frames, title);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   Series segments;
   segments.title = "target segments";

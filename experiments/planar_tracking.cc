@@ -105,8 +105,10 @@ Series LinkageSeries(const Model& model, const Eigen::VectorXd& q,
   return series;
 }
 
-LinePlot TrackPlot(const Model& model, const PlanarTrack& track,
-                   const std::vector<int>& frames, const std::string& title) {
+LinePlot LinkageFramesPlot(const Model& model,
+                           const std::vector<Eigen::VectorXd>& poses,
+                           const std::vector<int>& frames,
+                           const std::string& title) {
   LinePlot plot;
   plot.title = title;
   plot.x_label = "x";
@@ -115,10 +117,16 @@ LinePlot TrackPlot(const Model& model, const PlanarTrack& track,
   plot.key = "outside right top";
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const int k = frames[i];
-    plot.series.push_back(LinkageSeries(model, track.q[k],
+    plot.series.push_back(LinkageSeries(model, poses[k],
                                         "frame " + std::to_string(k),
                                         PaletteColor(static_cast<int>(i))));
   }
+  return plot;
+}
+
+LinePlot TrackPlot(const Model& model, const PlanarTrack& track,
+                   const std::vector<int>& frames, const std::string& title) {
+  LinePlot plot = LinkageFramesPlot(model, track.q, frames, title);
   Series goal;
   goal.title = "goal path";
   goal.color = "#555555";

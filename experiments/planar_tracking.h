@@ -55,6 +55,14 @@ Eigen::Vector2d SitePoint(const Model& model, const Eigen::VectorXd& q,
 Series LinkageSeries(const Model& model, const Eigen::VectorXd& q,
                      const std::string& title, const std::string& color);
 
+/// An equal-axes x–y picture titled `title` with the figure drawn at
+/// poses[k] for each k of `frames` (one palette colour per frame, legend
+/// outside on the right); callers add their paths and targets.
+LinePlot LinkageFramesPlot(const Model& model,
+                           const std::vector<Eigen::VectorXd>& poses,
+                           const std::vector<int>& frames,
+                           const std::string& title);
+
 /// An equal-axes picture of `track`: the figure at each of `frames`, the
 /// effector's path and the goal path (dashed), legend outside on the right.
 LinePlot TrackPlot(const Model& model, const PlanarTrack& track,
