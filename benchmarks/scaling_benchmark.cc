@@ -2,7 +2,7 @@
 // DOF, and the human figure with 5–20 simultaneous goals.
 //
 // 1. ScalingThreads/threads:T — batch solving of the standard protocol
-//    (experiments/ik_benchmark.h) on the Franka Panda (panda_link0 →
+//    (bench/ik_benchmark.h) on the Franka Panda (panda_link0 →
 //    panda_hand, 7 DOF): 1000 reachable pose targets (seed 1), random seeds,
 //    tolerance 1e-5 per component, 5 ms budget per solve, the "bounded-lm"
 //    solver of PoseSolvers(). One benchmark iteration = RunTargets over the
@@ -59,7 +59,7 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
-#include "experiments/ik_benchmark.h"
+#include "bench/ik_benchmark.h"
 #include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"

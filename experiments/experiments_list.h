@@ -2,15 +2,25 @@
 #define IKLAB_EXPERIMENTS_EXPERIMENTS_LIST_H_
 
 /// @file
-/// The registration function of each experiment file, called in report order
-/// by registry.cc.
+/// The shipped experiments (reproductions and our own studies), and the
+/// registration function of each experiment file, called in report order by
+/// registry.cc.
 
 #include <vector>
 
-#include "experiments/experiment.h"
+#include "lab/experiment.h"
 
 namespace iklab {
 
+/// All experiments, in report order. Each experiment file contributes through
+/// one registration function listed in registry.cc (explicit, so
+/// the linker cannot drop an experiment and the order is visible).
+const std::vector<Experiment>& AllExperiments();
+
+/// Finds an experiment by name; nullptr if there is none.
+const Experiment* FindExperiment(const std::string& name);
+
+/// Registration functions, one per experiment file.
 void AddStandardIkBenchmark(std::vector<Experiment>* experiments);
 void AddParentFigure520(std::vector<Experiment>* experiments);
 void AddParentFigure521(std::vector<Experiment>* experiments);

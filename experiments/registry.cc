@@ -1,4 +1,4 @@
-#include "experiments/experiment.h"
+#include "lab/experiment.h"
 #include "experiments/experiments_list.h"
 
 namespace iklab {

@@ -313,4 +313,8 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
   return SolveWith<Eigen::Dynamic, Eigen::Dynamic>(options, scope);
 }
 
+std::unique_ptr<Solver> MakeSolver(const BoundedLmOptions& options) {
+  return std::make_unique<BoundedLmSolver>(options);
+}
+
 }  // namespace iklab

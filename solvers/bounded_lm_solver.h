@@ -99,6 +99,9 @@ class BoundedLmSolver : public Solver {
   BoundedLmOptions options_;
 };
 
+/// std::make_unique<BoundedLmSolver>(options).
+std::unique_ptr<Solver> MakeSolver(const BoundedLmOptions& options);
+
 }  // namespace iklab
 
 #endif  // IKLAB_SOLVERS_BOUNDED_LM_SOLVER_H_

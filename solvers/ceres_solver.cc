@@ -259,4 +259,8 @@ Result CeresSolver::Solve(const Problem& problem,
   return iklab::Solve(problem, q0, options_);
 }
 
+std::unique_ptr<Solver> MakeSolver(const CeresOptions& options) {
+  return std::make_unique<CeresSolver>(options);
+}
+
 }  // namespace iklab

@@ -87,6 +87,9 @@ class CeresSolver : public Solver {
   CeresOptions options_;
 };
 
+/// std::make_unique<CeresSolver>(options).
+std::unique_ptr<Solver> MakeSolver(const CeresOptions& options);
+
 namespace internal {
 
 /// The ceres::CostFunction evaluating `problem`'s stacked residuals and their

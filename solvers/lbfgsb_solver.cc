@@ -252,4 +252,8 @@ Result LbfgsbSolver::Solve(const Problem& problem,
   return iklab::Solve(problem, q0, options_);
 }
 
+std::unique_ptr<Solver> MakeSolver(const LbfgsbOptions& options) {
+  return std::make_unique<LbfgsbSolver>(options);
+}
+
 }  // namespace iklab

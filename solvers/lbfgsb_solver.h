@@ -14,6 +14,7 @@
 /// records the trace and checks the goal tolerances and the time budget.
 
 #include <cmath>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -80,6 +81,9 @@ class LbfgsbSolver : public Solver {
  private:
   LbfgsbOptions options_;
 };
+
+/// std::make_unique<LbfgsbSolver>(options).
+std::unique_ptr<Solver> MakeSolver(const LbfgsbOptions& options);
 
 namespace internal {
 

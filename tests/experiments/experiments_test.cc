@@ -9,8 +9,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "experiments/experiment.h"
-#include "experiments/report.h"
+#include "experiments/experiments_list.h"
+#include "lab/report.h"
 
 namespace iklab {
 namespace {

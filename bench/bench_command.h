@@ -1,0 +1,44 @@
+#ifndef IKLAB_BENCH_BENCH_COMMAND_H_
+#define IKLAB_BENCH_BENCH_COMMAND_H_
+
+/// @file
+/// `iklab bench`: the standard IK benchmark protocol (ik_benchmark.h) from
+/// the command line, on the shipped robots or on a user's URDF and target
+/// CSV.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace iklab {
+
+struct BenchCommandOptions {
+  std::string data_dir;
+  std::vector<std::string> robots;
+  std::vector<std::string> solvers;
+  std::vector<std::string> seed_modes = {"mid-limits", "random"};
+  int targets = 1000;
+  std::uint64_t seed = 1;
+  double budget_ms = 5.0;
+  double tolerance = 1e-5;
+  int threads = 1;
+  std::string out_dir = "bench-out";
+  // Bring your own robot and targets.
+  std::string urdf;
+  std::string base_link;
+  std::string tip_link;
+  std::string targets_csv;
+};
+
+/// Declares the options of `iklab bench` on `command`.
+void AddBenchOptions(CLI::App* command, BenchCommandOptions* options);
+
+/// Runs the benchmark; returns the process exit code (0 = ran; the solve
+/// rates are results, not errors).
+int RunBenchCommand(const BenchCommandOptions& options);
+
+}  // namespace iklab
+
+#endif  // IKLAB_BENCH_BENCH_COMMAND_H_

@@ -1,0 +1,399 @@
+#include "bench/ik_benchmark.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "constraints/position_orientation_goal.h"
+#include "framework/internal/check.h"
+#include "framework/kinematics.h"
+#include "solvers/bounded_lm_solver.h"
+#include "solvers/ceres_solver.h"
+#include "solvers/lbfgsb_solver.h"
+#include "solvers/restarts.h"
+
+#ifdef IKLAB_HAVE_KDL
+#include "bench/kdl_baselines.h"
+#endif
+
+namespace iklab {
+
+using internal::StrCat;
+using internal::ThrowInvalidArgument;
+
+std::vector<BenchmarkRobot> StandardRobots(const std::string& data_dir) {
+  const std::string robots = data_dir + "/robots/";
+  // Base → tip chains as ../shared/data/README.md lists them; the tip is the
+  // last link of the arm proper (flange/hand frame), as TRAC-IK's benchmarks
+  // use. Baxter and PR2 contribute their right/left arm.
+  return {
+      {"panda", robots + "franka_panda.urdf", "panda_link0", "panda_hand"},
+      {"iiwa14", robots + "kuka_iiwa14.urdf", "base", "iiwa_link_ee"},
+      {"gen3", robots + "kinova_gen3_7dof.urdf", "base_link",
+       "end_effector_link"},
+      {"ur5", robots + "ur5.urdf", "base_link", "ee_link"},
+      {"baxter_left", robots + "baxter.urdf", "base", "left_gripper"},
+      {"pr2_right", robots + "pr2.urdf", "torso_lift_link",
+       "r_wrist_roll_link"},
+  };
+}
+
+const char* SeedModeName(SeedMode mode) {
+  return mode == SeedMode::kMidLimits ? "mid-limits" : "random";
+}
+
+namespace {
+
+// Uniform within limits; unbounded coordinates (continuous joints) in
+// (−π, π].
+void RandomPose(const Model& model, std::mt19937_64* rng, Eigen::VectorXd* q) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int i = 0; i < model.nq(); ++i) {
+    if (model.bounded(i)) {
+      const double lo = model.lower()[i];
+      const double hi = model.upper()[i];
+      (*q)[i] = lo + (hi - lo) * unit(*rng);
+    } else {
+      (*q)[i] = M_PI - 2.0 * M_PI * unit(*rng);  // (−π, π]
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
+                                             int count, std::uint64_t seed,
+                                             SeedMode mode) {
+  // Targets and seeds come from separate streams, so mid-limits and random
+  // runs share the same targets.
+  std::mt19937_64 target_rng(seed);
+  std::mt19937_64 seed_rng(seed ^ 0x9E3779B97F4A7C15ull);
+  std::vector<BenchmarkTarget> targets(count);
+  Data data(model);
+  Eigen::VectorXd q(model.nq());
+  const Eigen::VectorXd mid = model.MidLimits();
+  for (BenchmarkTarget& t : targets) {
+    RandomPose(model, &target_rng, &q);
+    ForwardKinematics(model, q, &data);
+    t.target = SitePose(model, data, site);
+    t.seed = mid;
+    if (mode == SeedMode::kRandom) RandomPose(model, &seed_rng, &t.seed);
+  }
+  return targets;
+}
+
+Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
+                                    const Eigen::VectorXd& q) {
+  std::vector<Eigen::Isometry3d, Eigen::aligned_allocator<Eigen::Isometry3d>>
+      X_W(model.num_steps());
+  for (int i = 0; i < model.num_steps(); ++i) {
+    Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
+    if (model.kind(i) == StepKind::kRevolute) {
+      motion = Eigen::AngleAxisd(q[model.dof(i)], model.axis(i));
+    } else if (model.kind(i) == StepKind::kPrismatic) {
+      motion = Eigen::Translation3d(q[model.dof(i)] * model.axis(i));
+    }
+    const Eigen::Isometry3d parent = model.parent(i) < 0
+                                         ? Eigen::Isometry3d::Identity()
+                                         : X_W[model.parent(i)];
+    X_W[i] = parent * model.X_PJ(i) * motion;
+  }
+  return X_W[model.site_step(site)] * model.X_FS(site);
+}
+
+Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
+                    const Eigen::Isometry3d& target, double tolerance) {
+  Verification v;
+  if (q.size() != model.nq() || !q.allFinite()) {
+    v.position_error = v.rotation_error = kInfinity;
+    return v;
+  }
+  const Eigen::Isometry3d reached = ReferenceSitePose(model, site, q);
+  v.position_error =
+      (target.translation() - reached.translation()).cwiseAbs().maxCoeff();
+  const Eigen::AngleAxisd rotation(target.linear() *
+                                   reached.linear().transpose());
+  v.rotation_error = (rotation.angle() * rotation.axis()).cwiseAbs().maxCoeff();
+  v.within_limits = model.WithinLimits(q, 0.0);
+  v.success = v.position_error <= tolerance && v.rotation_error <= tolerance &&
+              v.within_limits;
+  return v;
+}
+
+BenchmarkSolver IklabBenchmarkSolver(
+    std::string name,
+    std::function<std::unique_ptr<Solver>(double, double)> make) {
+  BenchmarkSolver solver;
+  solver.name = std::move(name);
+  solver.make = [make = std::move(make)](
+                    const std::shared_ptr<const Model>& model, int site,
+                    double budget, double tolerance) -> TargetSolve {
+    // Rotation error weighted 0.4 against length (metres): w_o = 0.4².
+    PositionOrientationScales scales;
+    scales.w_o = 0.4 * 0.4;
+    auto goal = std::make_shared<PositionOrientationGoal>(
+        *model, model->site_name(site), Eigen::Isometry3d::Identity(), 1.0,
+        scales);
+    auto problem = std::make_shared<Problem>(model);
+    problem->AddGoal(goal);
+    std::shared_ptr<const Solver> instance = make(budget, tolerance);
+    return [goal, problem, instance](const Eigen::Isometry3d& X_BT,
+                                     const Eigen::VectorXd& seed) {
+      goal->set_target(X_BT);
+      return instance->Solve(*problem, seed);
+    };
+  };
+  return solver;
+}
+
+std::vector<BenchmarkSolver> PoseSolvers() {
+  // Every solver stops on the goal tolerance the protocol checks (the
+  // settings' tolerance on position norm and rotation angle, which implies
+  // the per-component test) and gets the same wall-time budget; solvers
+  // without restarts of their own are wrapped in seeded random restarts
+  // within that budget, as the protocol lets every solver start anywhere.
+  const auto common = [](double budget, double tolerance, int iterations) {
+    SolveOptions o;
+    o.time_budget_seconds = budget;
+    o.position_tolerance = tolerance;
+    o.angle_tolerance = tolerance;
+    o.max_iterations = iterations;
+    return o;
+  };
+  const auto restarted = [](std::shared_ptr<const Solver> inner,
+                            double budget) -> std::unique_ptr<Solver> {
+    RestartOptions restarts;
+    restarts.max_attempts = 1000000;
+    restarts.time_budget_seconds = budget;
+    return std::make_unique<RestartSolver>(std::move(inner), restarts);
+  };
+  std::vector<BenchmarkSolver> solvers;
+  solvers.push_back(IklabBenchmarkSolver(
+      "bounded-lm", [common](double budget, double tolerance) {
+        BoundedLmOptions o;
+        o.common = common(budget, tolerance, 100000);
+        return std::make_unique<BoundedLmSolver>(o);
+      }));
+  solvers.push_back(IklabBenchmarkSolver(
+      "lbfgsb+restarts", [common, restarted](double budget, double tolerance) {
+        LbfgsbOptions o;
+        o.common = common(budget, tolerance, 1000);
+        return restarted(std::make_shared<LbfgsbSolver>(o), budget);
+      }));
+  solvers.push_back(IklabBenchmarkSolver(
+      "ceres-lm+restarts",
+      [common, restarted](double budget, double tolerance) {
+        CeresOptions o;
+        o.common = common(budget, tolerance, 100);
+        return restarted(std::make_shared<CeresSolver>(o), budget);
+      }));
+  solvers.push_back(IklabBenchmarkSolver(
+      "ceres-dogleg+restarts",
+      [common, restarted](double budget, double tolerance) {
+        CeresOptions o;
+        o.method = CeresOptions::Method::kDogleg;
+        o.common = common(budget, tolerance, 100);
+        return restarted(std::make_shared<CeresSolver>(o), budget);
+      }));
+  return solvers;
+}
+
+std::vector<TargetOutcome> RunTargets(
+    const std::shared_ptr<const Model>& model, int site,
+    const std::vector<BenchmarkTarget>& targets, const BenchmarkSolver& solver,
+    const BenchmarkSettings& settings,
+    const std::function<void(int)>& progress) {
+  std::vector<TargetOutcome> outcomes(targets.size());
+  const int threads = std::max(1, settings.threads);
+  // Targets are handed out one at a time from a shared counter (dynamic
+  // scheduling), so a thread the OS preempts does not hold back a fixed share
+  // of the batch. Every solve is independent and deterministic (its solver
+  // seeds its own restarts), and its outcome goes to its target's slot, so
+  // the outcomes do not depend on which thread solved what.
+  std::atomic<size_t> next{0};
+  std::atomic<int> done{0};
+  const auto work = [&] {
+    const TargetSolve solve = solver.make(
+        model, site, settings.time_budget_seconds, settings.tolerance);
+    for (size_t k = next++; k < targets.size(); k = next++) {
+      const auto start = std::chrono::steady_clock::now();
+      Result result = solve(targets[k].target, targets[k].seed);
+      const double seconds = std::chrono::duration<double>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count();
+      TargetOutcome& o = outcomes[k];
+      o.status = result.status;
+      o.claimed = result.converged();
+      o.microseconds = 1e6 * seconds;
+      o.iterations = result.iterations;
+      o.check = Verify(*model, site, result.q, targets[k].target,
+                       settings.tolerance);
+      // A late answer is a failure: the budget is part of the protocol.
+      o.success = o.claimed && o.check.success &&
+                  seconds <= settings.time_budget_seconds;
+      o.q = std::move(result.q);
+      const int finished = ++done;
+      if (progress && threads == 1) progress(finished);
+    }
+  };
+  if (threads == 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
+    for (auto& th : pool) th.join();
+  }
+  return outcomes;
+}
+
+std::vector<BenchmarkSolver> BaselineSolvers() {
+#ifdef IKLAB_HAVE_KDL
+  return KdlBaselineSolvers();
+#else
+  return {};
+#endif
+}
+
+bool KdlBaselinesBuilt() {
+#ifdef IKLAB_HAVE_KDL
+  return true;
+#else
+  return false;
+#endif
+}
+
+BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
+                           const std::string& seed_mode, int dofs,
+                           const std::vector<TargetOutcome>& outcomes) {
+  BenchmarkSummary s;
+  s.robot = robot;
+  s.solver = solver;
+  s.seed_mode = seed_mode;
+  s.dofs = dofs;
+  s.targets = static_cast<int>(outcomes.size());
+  if (outcomes.empty()) return s;
+  std::vector<double> times;
+  times.reserve(outcomes.size());
+  int successes = 0;
+  double iterations = 0.0;
+  for (const TargetOutcome& o : outcomes) {
+    times.push_back(o.microseconds);
+    successes += o.success;
+    iterations += o.iterations;
+    s.false_claims += o.claimed && !o.check.success;
+  }
+  std::sort(times.begin(), times.end());
+  const auto percentile = [&](double p) {
+    const size_t k = static_cast<size_t>(
+        std::ceil(p * static_cast<double>(times.size())) - 1.0);
+    return times[std::min(k, times.size() - 1)];
+  };
+  double total = 0.0;
+  for (double t : times) total += t;
+  s.solve_rate = static_cast<double>(successes) / outcomes.size();
+  s.mean_us = total / outcomes.size();
+  s.median_us = percentile(0.5);
+  s.p95_us = percentile(0.95);
+  s.p99_us = percentile(0.99);
+  s.mean_iterations = iterations / outcomes.size();
+  return s;
+}
+
+std::vector<BenchmarkTarget> ReadTargetsCsv(const std::string& path, int nq) {
+  std::ifstream file(path);
+  if (!file) ThrowInvalidArgument(path, ": cannot open the target file");
+  std::vector<BenchmarkTarget> targets;
+  std::string line;
+  int line_number = 0;
+  const int columns = nq + 7;
+  while (std::getline(file, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    if (line_number == 1 && !(std::isdigit(line[0]) || line[0] == '-' ||
+                              line[0] == '+' || line[0] == '.')) {
+      continue;  // header
+    }
+    std::vector<double> values;
+    std::stringstream row(line);
+    std::string field;
+    while (std::getline(row, field, ',')) {
+      char* end = nullptr;
+      const double v = std::strtod(field.c_str(), &end);
+      if (end == field.c_str() || !std::isfinite(v)) {
+        ThrowInvalidArgument(path, ":", line_number, ": column ",
+                             values.size() + 1, " ('", field,
+                             "') is not a finite number");
+      }
+      values.push_back(v);
+    }
+    if (static_cast<int>(values.size()) != columns) {
+      ThrowInvalidArgument(path, ":", line_number, ": expected ", columns,
+                           " values (", nq,
+                           " seed coordinates, x, y, z, qw, qx, qy, qz), got ",
+                           values.size());
+    }
+    BenchmarkTarget t;
+    t.seed = Eigen::Map<const Eigen::VectorXd>(values.data(), nq);
+    const Eigen::Vector3d p(values[nq], values[nq + 1], values[nq + 2]);
+    const Eigen::Quaterniond rotation(values[nq + 3], values[nq + 4],
+                                      values[nq + 5], values[nq + 6]);
+    if (std::abs(rotation.norm() - 1.0) > 1e-6) {
+      ThrowInvalidArgument(path, ":", line_number,
+                           ": the quaternion (w, x, y, z) must have unit "
+                           "length; its norm is ",
+                           rotation.norm());
+    }
+    t.target = Eigen::Translation3d(p) * rotation.normalized();
+    targets.push_back(std::move(t));
+  }
+  return targets;
+}
+
+void WriteTargetsCsv(const std::string& path, const Model& model,
+                     const std::vector<BenchmarkTarget>& targets) {
+  std::ofstream file(path);
+  file.precision(17);
+  for (int i = 0; i < model.nq(); ++i) file << "seed_" << model.dof_name(i) << ",";
+  file << "x,y,z,qw,qx,qy,qz\n";
+  for (const BenchmarkTarget& t : targets) {
+    for (int i = 0; i < model.nq(); ++i) file << t.seed[i] << ",";
+    const Eigen::Quaterniond r(t.target.linear());
+    const Eigen::Vector3d p = t.target.translation();
+    file << p.x() << "," << p.y() << "," << p.z() << "," << r.w() << ","
+         << r.x() << "," << r.y() << "," << r.z() << "\n";
+  }
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+void WriteOutcomesCsv(const std::string& path, const Model& model,
+                      const std::string& solver,
+                      const std::vector<TargetOutcome>& outcomes,
+                      bool append) {
+  std::ofstream file(path, append ? std::ios::app : std::ios::trunc);
+  file.precision(17);
+  if (!append) {
+    file << "target,solver,status,success,microseconds,iterations,"
+            "position_error,rotation_error,within_limits";
+    for (int i = 0; i < model.nq(); ++i) file << "," << model.dof_name(i);
+    file << "\n";
+  }
+  for (size_t k = 0; k < outcomes.size(); ++k) {
+    const TargetOutcome& o = outcomes[k];
+    file << k << "," << solver << "," << SolveStatusName(o.status) << ","
+         << o.success << "," << o.microseconds << "," << o.iterations << ","
+         << o.check.position_error << "," << o.check.rotation_error << ","
+         << o.check.within_limits;
+    for (Eigen::Index i = 0; i < o.q.size(); ++i) file << "," << o.q[i];
+    file << "\n";
+  }
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace iklab

@@ -1,0 +1,208 @@
+#ifndef IKLAB_BENCH_IK_BENCHMARK_H_
+#define IKLAB_BENCH_IK_BENCHMARK_H_
+
+/// @file
+/// The standard IK benchmark protocol on real robots (the one TRAC-IK and
+/// others report): N random joint vectors within limits (continuous joints
+/// in (−π, π]) → FK → target pose of the tip; every solver solves every
+/// target from a seed pose (the middle of the limits, or a random pose);
+/// success means every component of the position difference (model units,
+/// metres for URDFs) and of the rotation vector log(R_target R_reachedᵀ)
+/// (radians), both in the base frame, is ≤ 1e-5, with q within limits, inside
+/// the per-solve time budget. Reported per robot and solver: solve rate, mean
+/// time per solve *including failures* (TRAC-IK's definition), median, p95 and
+/// p99, mean iterations.
+///
+/// Every success a solver claims is re-verified here by an independent FK
+/// (ReferenceSitePose: plain Eigen AngleAxis products over the model, none of
+/// the optimized kinematics code) and a limits check; a claimed success that
+/// fails the check counts as a failure and is reported.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "framework/model.h"
+#include "solvers/solver.h"
+
+namespace iklab {
+
+/// A robot of the benchmark: a URDF and the base → tip chain to solve.
+struct BenchmarkRobot {
+  std::string name;       ///< Short name, e.g. "panda".
+  std::string urdf_path;  ///< Path of the URDF file.
+  std::string base_link;
+  std::string tip_link;
+};
+
+/// The robots of ../shared/data/robots with their arm chains (6- and 7-DOF).
+/// @param data_dir the folder holding robots/ (the shared data folder).
+std::vector<BenchmarkRobot> StandardRobots(const std::string& data_dir);
+
+/// One target of the protocol.
+struct BenchmarkTarget {
+  /// Seed (start) pose of the solve.
+  Eigen::VectorXd seed;
+  /// Target pose of the tip in the base frame.
+  Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
+};
+
+/// How seed poses are chosen.
+enum class SeedMode { kMidLimits, kRandom };
+const char* SeedModeName(SeedMode mode);
+
+/// N targets: q uniform within limits (unbounded coordinates in (−π, π]),
+/// FK of `site` → target; seeds per `mode` (random seeds drawn independently
+/// of the targets). The same seed gives the same targets.
+std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
+                                             int count, std::uint64_t seed,
+                                             SeedMode mode);
+
+/// Pose of `site` at q computed independently of kinematics.cc: a plain
+/// recursion over the model's steps with Eigen AngleAxis/Translation
+/// products. For verification, not speed.
+Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
+                                    const Eigen::VectorXd& q);
+
+/// Independent verification of one answer.
+struct Verification {
+  /// Largest component of p_target − p_reached (model units).
+  double position_error = 0.0;
+  /// Largest component of the rotation vector of R_target R_reachedᵀ (rad).
+  double rotation_error = 0.0;
+  bool within_limits = false;
+  bool success = false;
+};
+
+/// Checks q against the target with ReferenceSitePose and the model limits.
+Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
+                    const Eigen::Isometry3d& target, double tolerance);
+
+/// Solves one target: the site pose X_BT in the base frame, from `seed`
+/// (model order). This call is what RunTargets times. One is made per worker
+/// thread and called for that thread's targets only, so it may keep scratch
+/// state between calls. The Result's status (kConverged = the solver claims
+/// success), q and iterations are what the benchmark reads.
+using TargetSolve = std::function<Result(const Eigen::Isometry3d& X_BT,
+                                         const Eigen::VectorXd& seed)>;
+
+/// A solver under test: a name and a factory that makes one TargetSolve per
+/// worker thread for the tip `site` of `model`, binding the protocol's time
+/// budget (seconds) and success tolerance. iklab solvers enter through
+/// IklabBenchmarkSolver; other libraries' solvers implement TargetSolve
+/// directly (kdl_baselines.h), so both go through the same RunTargets,
+/// Verify and Summarize.
+struct BenchmarkSolver {
+  std::string name;
+  std::function<TargetSolve(const std::shared_ptr<const Model>& model,
+                            int site, double time_budget_seconds,
+                            double tolerance)>
+      make;
+};
+
+/// An iklab Solver in the benchmark: per thread, a Problem with one
+/// PositionOrientationGoal on the site (rotation weighted 0.4 against
+/// length, w_o = 0.4²) and a solver from `make(budget, tolerance)`; each
+/// TargetSolve sets the goal's target and calls Solver::Solve.
+BenchmarkSolver IklabBenchmarkSolver(
+    std::string name,
+    std::function<std::unique_ptr<Solver>(double time_budget_seconds,
+                                          double tolerance)>
+        make);
+
+/// Every iklab solver that applies to a full-pose goal on a serial arm, with
+/// the options the benchmark uses (stated in each factory).
+std::vector<BenchmarkSolver> PoseSolvers();
+
+/// Solvers of other libraries built into this binary, for side-by-side
+/// comparison: KDL's "kdl-lma" and "kdl-nr-jl" when CMake found orocos_kdl
+/// (kdl_baselines.h); empty otherwise (see KdlBaselinesBuilt).
+std::vector<BenchmarkSolver> BaselineSolvers();
+
+/// True when the KDL baselines were built (liborocos-kdl-dev was found at
+/// configure time).
+bool KdlBaselinesBuilt();
+
+/// Settings of a benchmark run.
+struct BenchmarkSettings {
+  int targets = 1000;
+  std::uint64_t seed = 1;
+  double time_budget_seconds = 0.005;
+  /// Success tolerance on each component (m and rad).
+  double tolerance = 1e-5;
+  /// Worker threads (one model; one problem, goal and solver per thread;
+  /// targets handed out dynamically). The outcomes do not depend on it.
+  int threads = 1;
+};
+
+/// Per-target outcome.
+struct TargetOutcome {
+  SolveStatus status = SolveStatus::kNotSolved;
+  /// The solver said converged.
+  bool claimed = false;
+  /// Independent verification passed (and the solver claimed success).
+  bool success = false;
+  double microseconds = 0.0;
+  int iterations = 0;
+  Verification check;
+  Eigen::VectorXd q;
+};
+
+/// Summary of one solver on one target set.
+struct BenchmarkSummary {
+  std::string robot;
+  std::string solver;
+  std::string seed_mode;
+  int dofs = 0;
+  int targets = 0;
+  double solve_rate = 0.0;        ///< successes / targets
+  double mean_us = 0.0;           ///< over all targets, failures included
+  double median_us = 0.0;
+  double p95_us = 0.0;
+  double p99_us = 0.0;
+  double mean_iterations = 0.0;
+  /// Solver claimed success but the independent check disagreed.
+  int false_claims = 0;
+};
+
+/// Solves every target with `solver` on the tip site of `model` and verifies
+/// every answer independently (Verify); a claimed success counts only if the
+/// check passes and the answer came within the time budget. Outcomes are in
+/// target order whatever the thread count.
+std::vector<TargetOutcome> RunTargets(
+    const std::shared_ptr<const Model>& model, int site,
+    const std::vector<BenchmarkTarget>& targets,
+    const BenchmarkSolver& solver, const BenchmarkSettings& settings,
+    const std::function<void(int)>& progress = {});
+
+/// Aggregates outcomes.
+BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
+                           const std::string& seed_mode, int dofs,
+                           const std::vector<TargetOutcome>& outcomes);
+
+/// Reads a bring-your-own target set: a CSV with a header and, per row, the
+/// seed joint vector (nq columns) then the target pose as position (x, y, z)
+/// and unit quaternion (w, x, y, z): nq + 7 numbers.
+/// @throws std::invalid_argument naming the file, line and problem (wrong
+///   column count, a non-number, a NaN, a quaternion far from unit length).
+std::vector<BenchmarkTarget> ReadTargetsCsv(const std::string& path, int nq);
+
+/// Writes targets in the format ReadTargetsCsv reads.
+void WriteTargetsCsv(const std::string& path, const Model& model,
+                     const std::vector<BenchmarkTarget>& targets);
+
+/// Writes per-target results: target index, solver, status, success, µs,
+/// iterations, errors, then the solution q.
+void WriteOutcomesCsv(const std::string& path, const Model& model,
+                      const std::string& solver,
+                      const std::vector<TargetOutcome>& outcomes,
+                      bool append);
+
+}  // namespace iklab
+
+#endif  // IKLAB_BENCH_IK_BENCHMARK_H_

@@ -1,0 +1,179 @@
+#include "cli/command_line.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "bench/bench_command.h"
+#include "lab/report.h"
+
+namespace iklab {
+
+namespace {
+
+// One status line per experiment; on a terminal it is redrawn in place as the
+// experiment reports progress.
+class Progress {
+ public:
+  explicit Progress(int total) : total_(total), tty_(isatty(STDERR_FILENO)) {}
+
+  std::function<void(double, const std::string&)> For(int index,
+                                                      const std::string& name) {
+    return [this, index, name](double fraction, const std::string& what) {
+      if (!tty_) return;
+      std::fprintf(stderr, "\r\033[K[%d/%d] %s  %3.0f%%  %s", index, total_,
+                   name.c_str(), 100.0 * fraction, what.c_str());
+      std::fflush(stderr);
+    };
+  }
+
+  void Done(int index, const std::string& name, double seconds,
+            const std::string& error) {
+    if (tty_) std::fprintf(stderr, "\r\033[K");
+    std::fprintf(stderr, "[%d/%d] %s  %s (%.1f s)\n", index, total_,
+                 name.c_str(), error.empty() ? "done" : "FAILED", seconds);
+    if (!error.empty()) std::fprintf(stderr, "    %s\n", error.c_str());
+  }
+
+ private:
+  int total_;
+  bool tty_;
+};
+
+void CheckExperiments(const std::vector<Experiment>& experiments) {
+  std::set<std::string> names;
+  for (const Experiment& e : experiments) {
+    if (e.name.empty() || !e.run) {
+      throw std::invalid_argument(
+          "RunCommandLine: every experiment needs a name and a run function "
+          "(got name '" + e.name + "'" + (e.run ? "" : " without one") + ")");
+    }
+    if (!names.insert(e.name).second) {
+      throw std::invalid_argument("RunCommandLine: two experiments are named '" +
+                                  e.name + "'; names must be unique");
+    }
+  }
+}
+
+struct RunOptions {
+  std::vector<std::string> names;
+  std::string out_dir = "out";
+  std::uint64_t seed = 1;
+  bool quick = false;
+  int threads = 1;
+};
+
+int List(const std::vector<Experiment>& experiments) {
+  std::size_t width = 0;
+  for (const Experiment& e : experiments) width = std::max(width, e.name.size());
+  for (const Experiment& e : experiments) {
+    std::printf("%-*s  %s  [%s]\n", static_cast<int>(width), e.name.c_str(),
+                e.title.c_str(), e.source.c_str());
+  }
+  return 0;
+}
+
+int Run(const std::vector<Experiment>& experiments, const RunOptions& options,
+        const ProgramInfo& program) {
+  std::vector<const Experiment*> selected;
+  for (const std::string& name : options.names) {
+    if (name == "all") {
+      for (const Experiment& e : experiments) selected.push_back(&e);
+      continue;
+    }
+    const Experiment* found = nullptr;
+    for (const Experiment& e : experiments) {
+      if (e.name == name) found = &e;
+    }
+    if (found == nullptr) {
+      std::fprintf(stderr, "%s: no experiment named '%s'; '%s list' shows the names\n",
+                   program.name.c_str(), name.c_str(), program.name.c_str());
+      return 2;
+    }
+    selected.push_back(found);
+  }
+  if (selected.empty()) {
+    std::fprintf(stderr, "%s: no experiments to run\n", program.name.c_str());
+    return 2;
+  }
+
+  ExperimentContext context;
+  context.seed = options.seed;
+  context.quick = options.quick;
+  context.threads = options.threads;
+  Progress progress(static_cast<int>(selected.size()));
+  std::vector<ExperimentRun> runs;
+  int failures = 0;
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    context.progress = progress.For(static_cast<int>(i + 1), selected[i]->name);
+    runs.push_back(RunExperiment(*selected[i], context, options.out_dir));
+    progress.Done(static_cast<int>(i + 1), selected[i]->name,
+                  runs.back().wall_seconds, runs.back().error);
+    failures += !runs.back().error.empty();
+  }
+  const auto report =
+      WriteReport(runs, context, options.out_dir, program.report_title);
+  std::printf("Report: %s\n", report.c_str());
+  if (failures > 0) {
+    std::fprintf(stderr, "%s: %d experiment(s) failed; see the report\n",
+                 program.name.c_str(), failures);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunCommandLine(int argc, const char* const* argv,
+                   const std::vector<Experiment>& experiments,
+                   const ProgramInfo& program) {
+  CheckExperiments(experiments);
+  CLI::App app{program.name + ": " + program.description, program.name};
+  app.require_subcommand(1);
+
+  CLI::App* list = app.add_subcommand("list", "List the experiments and studies");
+
+  RunOptions run_options;
+  CLI::App* run = app.add_subcommand(
+      "run", "Run experiments by name, or all of them, into an output folder "
+             "(one folder each, REPORT.md over all)");
+  run->add_option("names", run_options.names, "Experiment names, or 'all'")
+      ->required();
+  run->add_option("--out,-o", run_options.out_dir, "Output folder")
+      ->capture_default_str();
+  run->add_option("--seed,-s", run_options.seed, "Seed for every random draw")
+      ->capture_default_str();
+  run->add_flag("--quick", run_options.quick,
+                "Reduced configuration (fewer trials)");
+  run->add_option("--threads,-j", run_options.threads,
+                  "Worker threads for the trials of studies (results do not "
+                  "depend on it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1024));
+
+  BenchCommandOptions bench_options;
+  CLI::App* bench = app.add_subcommand(
+      "bench",
+      "The standard IK benchmark protocol on real robots: random reachable "
+      "poses, solve rate and time per solve for every solver");
+  AddBenchOptions(bench, &bench_options);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  if (bench->parsed()) return RunBenchCommand(bench_options);
+  if (list->parsed()) return List(experiments);
+  return Run(experiments, run_options, program);
+}
+
+}  // namespace iklab

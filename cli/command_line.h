@@ -1,0 +1,49 @@
+#ifndef IKLAB_CLI_COMMAND_LINE_H_
+#define IKLAB_CLI_COMMAND_LINE_H_
+
+/// @file
+/// The command line as a library: any program gets the `iklab` commands over
+/// the experiments and studies it passes in.
+///
+///     int main(int argc, char** argv) {
+///       return iklab::RunCommandLine(argc, argv, {MyStudy()},
+///                                    {"my-lab", "My IK comparisons"});
+///     }
+///
+/// gives `my-lab list`, `my-lab run NAME… | all [--out DIR] [--seed N]
+/// [--quick] [--threads N]` (progress on the terminal, one folder per
+/// experiment, REPORT.md over all of them) and `my-lab bench …` (the
+/// standard IK benchmark protocol, bench/bench_command.h).
+
+#include <string>
+#include <vector>
+
+#include "lab/experiment.h"
+
+namespace iklab {
+
+/// How the program presents itself in --help and the report.
+struct ProgramInfo {
+  /// Program name in usage lines, e.g. "iklab".
+  std::string name = "iklab";
+  /// One line under the name in --help.
+  std::string description =
+      "inverse kinematics experiments and studies";
+  /// Title of REPORT.md.
+  std::string report_title = "iklab report";
+};
+
+/// Parses argv and runs `list`, `run` or `bench` over `experiments` (in
+/// report order; names must be unique). Errors (an unknown name, a bad
+/// option) print one line naming what to fix.
+/// @return the process exit code: 0 ran (results are data, not errors),
+///   1 an experiment failed (the report says which), 2 bad usage.
+/// @throws std::invalid_argument if two experiments share a name or one has
+///   no run function (a programming error of the caller).
+int RunCommandLine(int argc, const char* const* argv,
+                   const std::vector<Experiment>& experiments,
+                   const ProgramInfo& program = {});
+
+}  // namespace iklab
+
+#endif  // IKLAB_CLI_COMMAND_LINE_H_

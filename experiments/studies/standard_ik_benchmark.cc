@@ -1,0 +1,187 @@
+// The standard IK benchmark protocol on the real robots of the shared data
+// (experiments/ik_benchmark.h): random reachable poses, 1e-5 per-component
+// tolerance checked by an independent FK, 5 ms budget per solve, seeds at
+// mid-limits and at random poses; every iklab solver that takes a full pose
+// goal.
+//
+// Reference numbers (SPEC §4 and the project brief; not from the four seed
+// papers): the best-known CPU solver (TRAC-IK) reaches 96–98 % at
+// 0.26–0.47 ms mean on this kind of machine under such a check, and a careful
+// bounded Levenberg–Marquardt with restarts reaches 100 % at 5–13 µs mean.
+// Our target: ≥ 99.99 % at ≤ 20 µs mean single-threaded.
+//
+// Parameters we chose: 300 targets per robot and seed mode in the full run
+// (20 in the quick one; `iklab bench` runs any number), target seed = the
+// experiment seed, rotation weighted 0.4 against metres.
+
+#include <algorithm>
+#include <map>
+
+#include "lab/experiment.h"
+#include "experiments/experiments_list.h"
+#include "bench/ik_benchmark.h"
+#include "lab/plot.h"
+#include "framework/urdf_loader.h"
+
+namespace iklab {
+
+namespace {
+
+void RunStandardIkBenchmark(const ExperimentContext& context,
+                            ExperimentOutput* out) {
+  BenchmarkSettings settings;
+  settings.targets = context.quick ? 20 : 300;
+  settings.seed = context.seed;
+  out->SetParameter("targets_per_robot_and_seed_mode", settings.targets);
+  out->SetParameter("time_budget_ms", 1e3 * settings.time_budget_seconds);
+  out->SetParameter("tolerance", settings.tolerance);
+  out->SetParameter("rotation_weight", 0.4);
+  out->SetParameter("threads", settings.threads);
+
+  const auto robots = StandardRobots(IKLAB_SHARED_DATA_DIR);
+  const auto solvers = PoseSolvers();
+  const SeedMode modes[] = {SeedMode::kMidLimits, SeedMode::kRandom};
+  std::vector<BenchmarkSummary> summaries;
+  const double steps = robots.size() * 2.0 * solvers.size();
+  int step = 0;
+  for (const BenchmarkRobot& robot : robots) {
+    const UrdfFigure urdf =
+        LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link);
+    const auto model = std::make_shared<const Model>(urdf.figure.Compile());
+    const int site = model->SiteIndex(robot.tip_link);
+    for (SeedMode mode : modes) {
+      const auto targets =
+          GenerateTargets(*model, site, settings.targets, settings.seed, mode);
+      bool first = true;
+      for (const BenchmarkSolver& solver : solvers) {
+        context.Progress(step++ / steps, robot.name + " " + solver.name);
+        const auto outcomes = RunTargets(model, site, targets, solver, settings);
+        WriteOutcomesCsv((out->dir() / (robot.name + "_" + SeedModeName(mode) +
+                                        "_outcomes.csv"))
+                             .string(),
+                         *model, solver.name, outcomes, !first);
+        first = false;
+        summaries.push_back(Summarize(robot.name, solver.name,
+                                      SeedModeName(mode), model->nq(),
+                                      outcomes));
+      }
+    }
+  }
+
+  // Table of every run.
+  std::vector<std::vector<std::string>> rows;
+  for (const BenchmarkSummary& s : summaries) {
+    rows.push_back({s.robot, std::to_string(s.dofs), s.seed_mode, s.solver,
+                    FormatNumber(100.0 * s.solve_rate, 5) + " %",
+                    FormatNumber(s.mean_us, 3), FormatNumber(s.median_us, 3),
+                    FormatNumber(s.p99_us, 3), FormatNumber(s.mean_iterations, 3),
+                    std::to_string(s.false_claims)});
+  }
+  out->AddTable("Every robot × seed mode × solver",
+                {"robot", "DOF", "seed", "solver", "solve rate", "mean µs",
+                 "median µs", "p99 µs", "iterations", "false claims"},
+                rows, "summary.csv");
+
+  // Per solver over all robots and seed modes.
+  std::map<std::string, std::pair<double, double>> rate_time;  // sums
+  std::map<std::string, int> counts;
+  int false_claims = 0;
+  for (const BenchmarkSummary& s : summaries) {
+    rate_time[s.solver].first += s.solve_rate;
+    rate_time[s.solver].second += s.mean_us;
+    ++counts[s.solver];
+    false_claims += s.false_claims;
+  }
+  BarChart rates;
+  rates.title = "Solve rate per robot (random seeds)";
+  rates.y_label = "solve rate (%)";
+  rates.y_range = "[0:100]";
+  BarChart times;
+  times.title = "Mean time per solve, failures included (random seeds)";
+  times.y_label = "mean time per solve (µs)";
+  times.log_y = true;
+  for (const auto& r : robots) {
+    rates.categories.push_back(r.name);
+    times.categories.push_back(r.name);
+  }
+  for (const BenchmarkSolver& solver : solvers) {
+    rates.series_names.push_back(solver.name);
+    times.series_names.push_back(solver.name);
+    std::vector<double> rate_values, time_values;
+    for (const auto& r : robots) {
+      for (const BenchmarkSummary& s : summaries) {
+        if (s.robot == r.name && s.solver == solver.name &&
+            s.seed_mode == "random") {
+          rate_values.push_back(100.0 * s.solve_rate);
+          time_values.push_back(s.mean_us);
+        }
+      }
+    }
+    rates.values.push_back(rate_values);
+    times.values.push_back(time_values);
+  }
+  DrawBarChart(rates, out->dir(), "solve_rate");
+  out->AddFigure("solve_rate.png", "Solve rate per robot and solver (random seeds)");
+  DrawBarChart(times, out->dir(), "mean_time");
+  out->AddFigure("mean_time.png",
+                 "Mean time per solve including failures (random seeds, log scale)");
+
+  // Claims: the best iklab solver by mean rate, then by mean time.
+  std::string best;
+  double best_rate = -1.0, best_time = 0.0;
+  for (const auto& [name, sums] : rate_time) {
+    const double rate = sums.first / counts[name];
+    const double time = sums.second / counts[name];
+    if (rate > best_rate || (rate == best_rate && time < best_time)) {
+      best = name;
+      best_rate = rate;
+      best_time = time;
+    }
+  }
+  double worst_rate = 1.0, worst_mean = 0.0;
+  for (const BenchmarkSummary& s : summaries) {
+    if (s.solver != best) continue;
+    worst_rate = std::min(worst_rate, s.solve_rate);
+    worst_mean = std::max(worst_mean, s.mean_us);
+  }
+  const std::string ours = best + ": " + FormatNumber(100.0 * best_rate, 5) +
+                           " % mean rate (worst robot " +
+                           FormatNumber(100.0 * worst_rate, 5) + " %), " +
+                           FormatNumber(best_time, 3) + " µs mean (worst " +
+                           FormatNumber(worst_mean, 3) + " µs)";
+  out->AddClaim({"Best iklab solver vs the best-known CPU solver (TRAC-IK)",
+                 "96–98 % at 260–470 µs mean", ours,
+                 best_rate >= 0.98 && best_time <= 260.0 ? Verdict::kReproduced
+                                                         : Verdict::kDiffers,
+                 best_rate >= 0.98 && best_time <= 260.0
+                     ? "at least as reliable and faster on every count"
+                     : "slower or less reliable than the reference here"});
+  const bool target_met = worst_rate >= 0.9999 && worst_mean <= 20.0;
+  out->AddClaim(
+      {"Target: ≥ 99.99 % at ≤ 20 µs mean on every robot, single-threaded",
+       "bounded LM with restarts: 100 % at 5–13 µs", ours,
+       target_met ? Verdict::kReproduced : Verdict::kDiffers,
+       target_met ? "met on every robot and seed mode"
+                  : "worst robot below the rate or above the time target "
+                    "(see the table; timings on a shared machine)"});
+  out->AddClaim({"Every claimed success survives the independent FK check",
+                 "(other libraries have shipped false successes)",
+                 std::to_string(false_claims) + " false claims",
+                 false_claims == 0 ? Verdict::kReproduced : Verdict::kDiffers,
+                 false_claims == 0 ? "no solver claimed a success the check "
+                                     "rejected"
+                                   : "see the false-claims column"});
+}
+
+}  // namespace
+
+void AddStandardIkBenchmark(std::vector<Experiment>* experiments) {
+  experiments->push_back(
+      {"ik-benchmark-real-robots",
+       "Standard IK benchmark on real 6- and 7-DOF robots",
+       "SPEC §4 protocol (TRAC-IK style); reference numbers from the project "
+       "brief",
+       RunStandardIkBenchmark});
+}
+
+}  // namespace iklab

@@ -1,0 +1,140 @@
+#ifndef IKLAB_EXPERIMENTS_TOLANI_ARM_TRIALS_H_
+#define IKLAB_EXPERIMENTS_TOLANI_ARM_TRIALS_H_
+
+/// @file
+/// The common set-up of the reproductions of Tolani, Goswami & Badler (2000),
+/// Tables 4–7: random goals for the 7-DOF arm, the five methods compared
+/// (analytic, L-BFGS-B, Ceres, pseudo-inverse and DLS along a Hermite path),
+/// the paper's error measures and the per-condition summaries.
+///
+/// Parameters the paper leaves out, chosen once here:
+///  * the arm: TolaniArmGeometry() (left arm of a 1.75 m body, Winter's
+///    segment lengths, AAOS joint limits; framework/builders.h);
+///  * the effector: the "hand" site (fingertip);
+///  * goals: q drawn uniformly within the joint limits, FK → goal; the start
+///    pose of the numerical methods is another such draw (a random start,
+///    as an interactive user would leave the arm anywhere);
+///  * success: position error ≤ 1e-5 m, angle error ≤ 1e-5 rad and, with
+///    joint limits on, the pose within the limits (1e-9 rad); the solvers
+///    stop at their default tolerances 1e-6 m / 1e-6 rad;
+///  * inverse Jacobian: the hand follows a cubic Hermite curve with zero end
+///    tangents from its start pose to the goal (the orientation by slerp with
+///    the same Hermite easing, the rotational part of a screw motion),
+///    kHermiteFrames frames, each solved by kIterationsPerFrame iterations at
+///    most (the paper integrates the same path with a Bulirsch–Stoer ODE
+///    solver; we take fixed frames re-converged by Newton-type steps);
+///  * DLS damping kDamping (metres; the paper's inverse Jacobian is an
+///    undamped SVD pseudo-inverse, DLS is our addition);
+///  * aiming: the hand's x axis aims at a point kAimDistance along it from
+///    the generating pose; partial orientation: the hand's z axis (along the
+///    fingers) is aligned;
+///  * position-only and aiming goals: the analytic solver holds the wrist at
+///    the angles the goal was generated with (the paper: the wrist angles
+///    are "chosen by the user"); the numerical methods move all 7 joints.
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+
+#include "lab/experiment.h"
+#include "framework/builders.h"
+#include "framework/model.h"
+#include "solvers/solver.h"
+
+namespace iklab {
+namespace tolani {
+
+/// Hermite frames of the inverse-Jacobian path (our choice).
+inline constexpr int kHermiteFrames = 50;
+/// Solver iterations per Hermite frame (our choice).
+inline constexpr int kIterationsPerFrame = 20;
+/// DLS damping λ, metres (our choice: 10 % of the smallest singular values
+/// of the arm's position Jacobian away from singular poses).
+inline constexpr double kDamping = 0.05;
+/// Distance of the aim target along the hand's x axis, metres (our choice).
+inline constexpr double kAimDistance = 0.5;
+/// Success thresholds (our choice; the standard IK benchmark's 1e-5).
+inline constexpr double kSuccessPosition = 1e-5;
+inline constexpr double kSuccessAngle = 1e-5;
+/// Most solves per goal of the optimization methods (L-BFGS-B, Ceres): the
+/// start pose, then random restarts within the limits (our choice; the paper
+/// does not say how its CFSQP runs were started).
+inline constexpr int kOptimizerAttempts = 5;
+
+/// The IK task of a table.
+enum class Task { kPosition, kPose, kPartial, kAiming };
+
+/// The methods compared.
+enum class Method { kAnalytic, kLbfgsb, kCeres, kPseudoInverse, kDls };
+const char* MethodName(Method method);
+
+/// One random goal with the start pose of the numerical methods.
+struct Trial {
+  Eigen::VectorXd q_goal;   ///< pose that generated the goal (7)
+  Eigen::VectorXd q_start;  ///< start pose of the numerical methods (7)
+  Eigen::Isometry3d goal = Eigen::Isometry3d::Identity();  ///< hand pose, world
+  Eigen::Vector3d aim_target = Eigen::Vector3d::Zero();    ///< world
+};
+
+/// The arm model, its geometry and the hand site.
+struct ArmSetup {
+  ArmSetup();
+  LimbGeometry geometry;
+  std::shared_ptr<const Model> model;
+  int hand = -1;
+  int shoulder = -1;
+  /// Shoulder-to-fingertip length at full stretch, metres.
+  double reach = 0.0;
+  Eigen::VectorXd RandomPose(std::mt19937_64* rng) const;
+  Eigen::Isometry3d HandPose(const Eigen::VectorXd& q) const;
+  /// A reachable trial: both poses drawn within the limits.
+  Trial RandomTrial(std::mt19937_64* rng) const;
+  /// An unreachable one: the hand position of a random pose pushed out along
+  /// the shoulder→hand direction to 1.1 … 1.4 × reach (orientation kept).
+  Trial UnreachableTrial(std::mt19937_64* rng) const;
+};
+
+/// What one method did on one trial.
+struct Outcome {
+  double seconds = 0.0;
+  double position_error = 0.0;     ///< metres (0 for aiming)
+  double orientation_error = 0.0;  ///< the paper's measure (see Evaluate)
+  double angle = 0.0;              ///< radians
+  bool within_limits = true;
+  bool success = false;
+  /// The solver's status (the last frame's for the inverse Jacobian).
+  SolveStatus status = SolveStatus::kNotSolved;
+};
+
+/// Errors of the final pose q, measured as the paper does: position = the
+/// distance to the goal; full orientation = 1 − |q_goal · q| (unit
+/// quaternions); partial orientation and aiming = (1 − a_e · a_g)².
+Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
+                 const Eigen::VectorXd& q, bool limits);
+
+/// Solves `trial` with `method` and times it (the solve call only; building
+/// the problem and the solver is outside the clock).
+Outcome RunMethod(const ArmSetup& arm, Task task, Method method,
+                  const Trial& trial, bool limits);
+
+/// Mean/median over trials (errors averaged over the successful ones).
+struct Summary {
+  int trials = 0;
+  double mean_seconds = 0.0;
+  double median_seconds = 0.0;
+  /// Means over the successful goals; NaN when no goal succeeded.
+  double mean_position_error = 0.0;
+  double mean_orientation_error = 0.0;
+  double failure_percent = 0.0;
+};
+Summary Summarize(const std::vector<Outcome>& outcomes);
+
+}  // namespace tolani
+}  // namespace iklab
+
+#endif  // IKLAB_EXPERIMENTS_TOLANI_ARM_TRIALS_H_

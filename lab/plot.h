@@ -1,0 +1,70 @@
+#ifndef IKLAB_LAB_PLOT_H_
+#define IKLAB_LAB_PLOT_H_
+
+/// @file
+/// Pictures through gnuplot: line plots (effector paths, drawn linkages,
+/// error curves) and grouped bar charts (benchmark tables). Each picture is
+/// written as a self-contained gnuplot script (`NAME.gp`, data inlined) next to
+/// its PNG, so a reader can restyle it without rerunning the experiment.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace iklab {
+
+/// One curve of a line plot.
+struct Series {
+  std::string title;
+  std::vector<double> x;
+  std::vector<double> y;
+  /// gnuplot style: "lines", "points", "linespoints".
+  std::string style = "lines";
+  /// Line width and point size; colour is chosen by gnuplot per series
+  /// unless `color` is set (e.g. "#1f77b4").
+  double width = 2.0;
+  std::string color;
+  /// Dashed line (gnuplot dashtype 2).
+  bool dashed = false;
+};
+
+struct LinePlot {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  std::vector<Series> series;
+  /// Same scale on both axes (linkage drawings, paths).
+  bool equal_axes = false;
+  bool log_y = false;
+  /// Key (legend) position, a gnuplot `set key` argument.
+  std::string key = "top right";
+  int width_px = 900;
+  int height_px = 600;
+};
+
+/// Grouped bar chart: one group per category, one bar per series.
+struct BarChart {
+  std::string title;
+  std::string y_label;
+  std::vector<std::string> categories;
+  /// series_names[s] labels values[s][category].
+  std::vector<std::string> series_names;
+  std::vector<std::vector<double>> values;
+  bool log_y = false;
+  /// gnuplot y range, e.g. "[0:100]"; empty = automatic.
+  std::string y_range;
+  int width_px = 900;
+  int height_px = 500;
+};
+
+/// Writes `dir/name.gp` and renders `dir/name.png`.
+/// @throws std::runtime_error if gnuplot is missing or fails (the message
+///   says which and how to install it).
+void DrawLinePlot(const LinePlot& plot, const std::filesystem::path& dir,
+                  const std::string& name);
+void DrawBarChart(const BarChart& chart, const std::filesystem::path& dir,
+                  const std::string& name);
+
+}  // namespace iklab
+
+#endif  // IKLAB_LAB_PLOT_H_
