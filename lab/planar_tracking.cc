@@ -76,7 +76,8 @@ std::vector<double> TrackingErrors(const PlanarTrack& track) {
 }
 
 Series LinkageSeries(const Model& model, const Eigen::VectorXd& q,
-                     const std::string& title, const std::string& color) {
+                     const std::string& title, const std::string& color,
+                     Projection projection) {
   Data data(model);
   ForwardKinematics(model, q, &data);
   Series series;
@@ -84,10 +85,12 @@ Series LinkageSeries(const Model& model, const Eigen::VectorXd& q,
   series.style = "linespoints";
   series.color = color;
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  const int u = projection == Projection::kYZ ? 1 : 0;
+  const int v = projection == Projection::kXY ? 1 : 2;
   auto segment = [&](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
     if ((a - b).norm() < 1e-12) return;
-    series.x.insert(series.x.end(), {a.x(), b.x(), nan});
-    series.y.insert(series.y.end(), {a.y(), b.y(), nan});
+    series.x.insert(series.x.end(), {a[u], b[u], nan});
+    series.y.insert(series.y.end(), {a[v], b[v], nan});
   };
   for (int step = 0; step < model.num_steps(); ++step) {
     const int parent = model.parent(step);
@@ -108,18 +111,19 @@ Series LinkageSeries(const Model& model, const Eigen::VectorXd& q,
 LinePlot LinkageFramesPlot(const Model& model,
                            const std::vector<Eigen::VectorXd>& poses,
                            const std::vector<int>& frames,
-                           const std::string& title) {
+                           const std::string& title, Projection projection) {
   LinePlot plot;
   plot.title = title;
-  plot.x_label = "x";
-  plot.y_label = "y";
+  plot.x_label = projection == Projection::kYZ ? "y" : "x";
+  plot.y_label = projection == Projection::kXY ? "y" : "z";
   plot.equal_axes = true;
   plot.key = "outside right top";
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const int k = frames[i];
     plot.series.push_back(LinkageSeries(model, poses[k],
                                         "frame " + std::to_string(k),
-                                        PaletteColor(static_cast<int>(i))));
+                                        PaletteColor(static_cast<int>(i)),
+                                        projection));
   }
   return plot;
 }

@@ -49,19 +49,26 @@ std::vector<double> TrackingErrors(const PlanarTrack& track);
 Eigen::Vector2d SitePoint(const Model& model, const Eigen::VectorXd& q,
                           int site);
 
+/// Which world plane a picture shows: x–y (planar figures, and a 3D
+/// figure's top view) or x–z / y–z (side views).
+enum class Projection { kXY, kXZ, kYZ };
+
 /// The figure drawn at q as one line series: a segment from each step's
 /// origin to its parent's (where they differ) and to each site, joints
 /// marked (style linespoints, NaN breaks between segments).
 Series LinkageSeries(const Model& model, const Eigen::VectorXd& q,
-                     const std::string& title, const std::string& color);
+                     const std::string& title, const std::string& color,
+                     Projection projection = Projection::kXY);
 
-/// An equal-axes x–y picture titled `title` with the figure drawn at
+/// An equal-axes picture (x–y unless `projection` says otherwise) titled
+/// `title` with the figure drawn at
 /// poses[k] for each k of `frames` (one palette colour per frame, legend
 /// outside on the right); callers add their paths and targets.
 LinePlot LinkageFramesPlot(const Model& model,
                            const std::vector<Eigen::VectorXd>& poses,
                            const std::vector<int>& frames,
-                           const std::string& title);
+                           const std::string& title,
+                           Projection projection = Projection::kXY);
 
 /// An equal-axes picture of `track`: the figure at each of `frames`, the
 /// effector's path and the goal path (dashed), legend outside on the right.

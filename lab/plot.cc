@@ -60,6 +60,7 @@ void DrawLinePlot(const LinePlot& plot, const std::filesystem::path& dir,
      << "set ylabel " << Quote(plot.y_label) << "\n"
      << "set key " << plot.key << " noenhanced box opaque\n";
   if (plot.equal_axes) gp << "set size ratio -1\n";
+  if (plot.log_x) gp << "set logscale x\nset format x '10^{%T}'\n";
   if (plot.log_y) gp << "set logscale y\nset format y '10^{%T}'\n";
   for (size_t s = 0; s < plot.series.size(); ++s) {
     gp << "$d" << s << " << EOD\n";
@@ -133,6 +134,66 @@ void DrawBarChart(const BarChart& chart, const std::filesystem::path& dir,
        << Quote(chart.series_names[s]);
   }
   gp << "\n";
+  Render(gp, dir, name);
+}
+
+void DrawHeatmap(const Heatmap& map, const std::filesystem::path& dir,
+                 const std::string& name) {
+  const std::size_t rows = map.row_names.size();
+  const std::size_t cols = map.column_names.size();
+  std::ostringstream gp;
+  gp.precision(12);
+  Header(gp, name, map.width_px, map.height_px, map.title);
+  gp << "unset grid\n"
+     << "set palette defined (0 '#d73027', 0.5 '#fee08b', 1 '#1a9850')\n"
+     << "set cbrange [" << map.min_value << ":" << map.max_value << "]\n"
+     << "set cblabel " << Quote(map.value_label) << " noenhanced\n"
+     << "set xrange [-0.5:" << cols - 0.5 << "]\n"
+     << "set yrange [" << rows - 0.5 << ":-0.5]\n"
+     << "set xtics rotate by 30 right noenhanced\n"
+     << "set ytics noenhanced\n"
+     << "set tics scale 0\n";
+  gp << "set xtics (";
+  for (std::size_t c = 0; c < cols; ++c) {
+    gp << (c ? ", " : "") << Quote(map.column_names[c]) << " " << c;
+  }
+  gp << ")\nset ytics (";
+  for (std::size_t r = 0; r < rows; ++r) {
+    gp << (r ? ", " : "") << Quote(map.row_names[r]) << " " << r;
+  }
+  gp << ")\n";
+  // Cells: x y value; NaN cells are drawn grey by a second layer.
+  gp << "$cells << EOD\n";
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) {
+      const double v = r < map.values.size() && c < map.values[r].size()
+                           ? map.values[r][c] : NAN;
+      if (std::isfinite(v)) gp << c << " " << r << " " << v << "\n";
+    }
+  }
+  gp << "EOD\n$missing << EOD\n";
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) {
+      const double v = r < map.values.size() && c < map.values[r].size()
+                           ? map.values[r][c] : NAN;
+      if (!std::isfinite(v)) gp << c << " " << r << "\n";
+    }
+  }
+  gp << "EOD\n$labels << EOD\n";
+  for (std::size_t r = 0; r < rows && r < map.labels.size(); ++r) {
+    for (std::size_t c = 0; c < cols && c < map.labels[r].size(); ++c) {
+      if (!map.labels[r][c].empty()) {
+        gp << c << " " << r << " " << Quote(map.labels[r][c]) << "\n";
+      }
+    }
+  }
+  gp << "EOD\n"
+     << "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 "
+        "noborder lc palette notitle, \\\n"
+     << "     $missing using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 "
+        "noborder lc rgb '#cccccc' notitle, \\\n"
+     << "     $labels using 1:2:3 with labels font 'DejaVu Sans,9' noenhanced "
+        "notitle\n";
   Render(gp, dir, name);
 }
 

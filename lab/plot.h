@@ -35,6 +35,7 @@ struct LinePlot {
   std::vector<Series> series;
   /// Same scale on both axes (linkage drawings, paths).
   bool equal_axes = false;
+  bool log_x = false;
   bool log_y = false;
   /// Key (legend) position, a gnuplot `set key` argument.
   std::string key = "top right";
@@ -57,6 +58,24 @@ struct BarChart {
   int height_px = 500;
 };
 
+/// A grid of coloured cells (rows × columns), each labelled with its text:
+/// e.g. success rate as colour and "100 % / 12 µs" as label.
+struct Heatmap {
+  std::string title;
+  std::vector<std::string> row_names;
+  std::vector<std::string> column_names;
+  /// values[row][column] sets the colour (NaN: grey, "n/a").
+  std::vector<std::vector<double>> values;
+  /// labels[row][column], drawn on the cell (may be empty).
+  std::vector<std::vector<std::string>> labels;
+  /// Colour bar title and range (low → red, high → green).
+  std::string value_label;
+  double min_value = 0.0;
+  double max_value = 1.0;
+  int width_px = 1200;
+  int height_px = 700;
+};
+
 /// Writes `dir/name.gp` and renders `dir/name.png`.
 /// @throws std::runtime_error if gnuplot is missing or fails (the message
 ///   says which and how to install it).
@@ -64,6 +83,8 @@ void DrawLinePlot(const LinePlot& plot, const std::filesystem::path& dir,
                   const std::string& name);
 void DrawBarChart(const BarChart& chart, const std::filesystem::path& dir,
                   const std::string& name);
+void DrawHeatmap(const Heatmap& map, const std::filesystem::path& dir,
+                 const std::string& name);
 
 }  // namespace iklab
 

@@ -1,0 +1,351 @@
+#ifndef IKLAB_LAB_STUDY_H_
+#define IKLAB_LAB_STUDY_H_
+
+/// @file
+/// Studies: a researcher's comparison experiment stated as plain data — a
+/// model, how each trial's goals are made, where each solve starts, the
+/// solvers to compare — and run with no per-study code:
+///
+///     Study study;
+///     study.name = "my-arm";
+///     study.model = std::make_shared<const Model>(PlanarChain({1, 1, 1}).Compile());
+///     study.goals = {GoalSpec::Position("tip")};
+///     study.solvers = {Use("lbfgsb", LbfgsbOptions{}), Use("dls", DampedLeastSquaresOptions{})};
+///     StudyResult result = RunStudy(study);           // every solver, every trial
+///     WriteStudyOutputs(study, result, &output);      // CSV, JSON, tables, pictures
+///
+/// or registered as an experiment (StudyExperiment) and run by the command
+/// line (cli/command_line.h) with progress and a report.
+///
+/// Every solver solves the same problems: trial k's problem is made from a
+/// random generator seeded by (seed, k) alone, so the results are
+/// bit-identical for the same seed at any thread count (as long as no time
+/// budget binds: a solve stopped by its budget depends on the machine's
+/// speed). Every answer is re-verified independently of the solver: the goal
+/// errors are recomputed from FK at the returned pose in natural units and
+/// the pose is checked against the bounds; a solver's claim of convergence
+/// counts as a success only if that check passes.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "constraints/problem.h"
+#include "lab/experiment.h"
+#include "solvers/restarts.h"
+#include "solvers/solver.h"
+#include "solvers/trajectory.h"
+
+namespace iklab {
+
+/// The goal kinds a study can generate (the mission's list, SPEC §2).
+enum class GoalKind {
+  kPosition,     ///< PositionGoal at the site's generated position.
+  kOrientation,  ///< OrientationGoal at the site's generated rotation.
+  kPose,         ///< PositionOrientationGoal (position + orientation).
+  kAxis,         ///< AxisGoal: the site's `axis` along its generated direction.
+  kAiming,       ///< AimingGoal: the site's `axis` aims at a point `distance`
+                 ///< along it at the generating pose.
+  kPlane,        ///< PlaneGoal: the site on a plane through its generated
+                 ///< position with a random normal.
+  kWeightedSum,  ///< WeightedSumGoal of `parts` (each with its weight).
+  kDisjunctive,  ///< DisjunctiveGoal: any one of `parts` (the first is met
+                 ///< at the generating pose, the others at other random
+                 ///< poses).
+};
+
+/// "position", "orientation", … for tables and messages.
+const char* GoalKindName(GoalKind kind);
+
+/// A goal of a random-target trial: made at the trial's generating pose (a
+/// random pose within the joint limits), so that the generating pose meets
+/// every goal of the trial at once — the trial is reachable by construction.
+struct GoalSpec {
+  GoalKind kind = GoalKind::kPose;
+  /// Site the goal is attached to (unused for sums and disjunctions).
+  std::string site;
+  /// Weight w of the goal's potential ½ w ‖r‖².
+  double weight = 1.0;
+  /// Axis or aiming goals: the axis in the site frame (unit length after
+  /// normalization; must not be zero).
+  Eigen::Vector3d axis = Eigen::Vector3d::UnitX();
+  /// Aiming goals: distance of the aim point along the axis (model units,
+  /// > 0).
+  double distance = 0.5;
+  /// Pose goals: weight of the rotation residual against the position
+  /// residual, w_o in r = [p; w_o·θ] (length units per radian).
+  double rotation_weight = 1.0;
+  /// Weighted sums and disjunctions: their parts (not themselves sums or
+  /// disjunctions).
+  std::vector<GoalSpec> parts;
+
+  static GoalSpec Position(std::string site, double weight = 1.0);
+  static GoalSpec Orientation(std::string site, double weight = 1.0);
+  static GoalSpec Pose(std::string site, double rotation_weight = 1.0,
+                       double weight = 1.0);
+  static GoalSpec Axis(std::string site, Eigen::Vector3d axis,
+                       double weight = 1.0);
+  static GoalSpec Aiming(std::string site, Eigen::Vector3d axis,
+                         double distance, double weight = 1.0);
+  static GoalSpec Plane(std::string site, double weight = 1.0);
+  static GoalSpec WeightedSum(std::vector<GoalSpec> parts, double weight = 1.0);
+  static GoalSpec AnyOf(std::vector<GoalSpec> parts, double weight = 1.0);
+
+  /// A short label, e.g. "pose(tool0)", "any-of(position(l), position(r))".
+  std::string Label() const;
+};
+
+/// Regularizers added to every trial's problem (0 = off).
+struct Regularization {
+  /// Tikhonov α ‖q − q0‖² towards the trial's start pose (NLP paper,
+  /// Example 3.1). ≥ 0.
+  double tikhonov = 0.0;
+  /// Joint-centre bias Σ a (q_i − q_ci)² towards the middle of the limits
+  /// with the same gain a for every coordinate (Parent Eq. 5.27). ≥ 0.
+  double joint_centre_bias = 0.0;
+};
+
+/// Where each solve starts.
+enum class StartPose {
+  kMidLimits,     ///< The middle of the bounds (0 for unbounded coordinates).
+  kRandom,        ///< Uniform within the bounds (unbounded: (−π, π]), drawn
+                  ///< from the trial's generator.
+  kGiven,         ///< Study::given_start.
+  kPreviousTrial, ///< The previous trial's answer of the same solver (the
+                  ///< first trial starts at the middle of the limits): trials
+                  ///< are then solved in order, one solver per thread.
+};
+const char* StartPoseName(StartPose start);
+
+/// One trial as a scenario makes it.
+struct Trial {
+  explicit Trial(std::shared_ptr<const Model> model) : problem(std::move(model)) {}
+  /// The problem every solver solves (its goals and bounds; the study adds
+  /// its regularizers).
+  Problem problem;
+  /// The start pose; empty = per Study::start.
+  Eigen::VectorXd q0;
+  /// The pose that generated the targets, when known (drawn in pictures).
+  Eigen::VectorXd q_generator;
+  /// Trajectory mode: `frames` > 0 frames, `path` moves the problem's goals
+  /// to frame k (SolveTrajectory), each solved from the previous frame's
+  /// answer.
+  int frames = 0;
+  GoalPath path;
+};
+
+/// What a scenario is given to make one trial.
+struct TrialContext {
+  std::shared_ptr<const Model> model;
+  /// Trial number, 0-based.
+  int index = 0;
+  /// The trial's own generator, seeded by (study seed, index) alone.
+  std::mt19937_64* rng = nullptr;
+  /// The start pose the study chose for this trial (Study::start); empty
+  /// for StartPose::kPreviousTrial, whose start is known only when solving.
+  Eigen::VectorXd start;
+};
+
+/// Makes one trial. Called once per (solver, trial) pair, so every solver
+/// gets a fresh problem (paths mutate their goals); it must make the same
+/// trial from the same context. Throw std::invalid_argument for bad input.
+using Scenario = std::function<Trial(const TrialContext& context)>;
+
+/// Random reachable targets: draws a pose within the limits and makes each
+/// GoalSpec at it (the scenario behind Study::goals).
+Scenario RandomTargets(std::vector<GoalSpec> goals);
+
+/// The same goals in every trial (e.g. a fixed target set by hand):
+/// `add_goals` adds them to each trial's problem; trials differ only by their
+/// start poses.
+Scenario FixedGoals(std::function<void(Problem* problem)> add_goals);
+
+/// Trajectory mode: the site's pose follows a cubic Hermite path with zero
+/// end tangents (position; orientation by slerp with the same easing
+/// 3s² − 2s³) from its pose at the trial's start pose to its pose at a
+/// random generating pose, in `frames` frames, as a pose goal (or a position
+/// goal when `position_only`). Needs a start known in advance (not
+/// StartPose::kPreviousTrial).
+Scenario HermiteToRandomTarget(std::string site, int frames,
+                               bool position_only = false,
+                               double rotation_weight = 1.0);
+
+/// A solver of a study: a label and how to make it from the study's common
+/// settings (time budget, tolerances, limits, trace).
+struct StudySolver {
+  std::string label;
+  std::function<std::unique_ptr<Solver>(const SolveOptions& common)> make;
+  /// > 1: random restarts within the bounds (RestartSolver) until an attempt
+  /// converges, at most this many solves, all within the study's budget.
+  int attempts = 1;
+};
+
+/// A StudySolver from any solver's Options (ccd_solver.h, lbfgsb_solver.h,
+/// …): the study's common settings replace options.common, except
+/// max_iterations, which stays the solver's own.
+template <typename Options>
+StudySolver Use(std::string label, Options options = {}, int attempts = 1) {
+  return {std::move(label),
+          [options](const SolveOptions& common) {
+            Options o = options;
+            const int max_iterations = o.common.max_iterations;
+            o.common = common;
+            o.common.max_iterations = max_iterations;
+            return MakeSolver(o);
+          },
+          attempts};
+}
+
+/// The comparison experiment, as data.
+struct Study {
+  /// Name (folder and command-line name), title, and the question it answers
+  /// (the report's first line).
+  std::string name;
+  std::string title;
+  std::string question;
+  /// The figure: from a builder, a DH table or a URDF (framework/).
+  std::shared_ptr<const Model> model;
+  /// What each trial asks for: `goals` at random reachable poses
+  /// (RandomTargets), or any Scenario in `scenario` (which then wins).
+  std::vector<GoalSpec> goals;
+  Scenario scenario;
+  Regularization regularization;
+  /// Where each solve starts (a trial's own q0 wins).
+  StartPose start = StartPose::kRandom;
+  Eigen::VectorXd given_start;
+  std::vector<StudySolver> solvers;
+
+  int trials = 100;
+  std::uint64_t seed = 1;
+  /// Per solve (per frame in trajectory mode), seconds; ≤ 0: none.
+  double time_budget_seconds = 0.005;
+  /// Success: every goal's position error ≤ position_tolerance (model units)
+  /// and angle error ≤ angle_tolerance (radians; aim errors 1 − cos likewise).
+  /// The solvers stop at these tolerances too.
+  double position_tolerance = 1e-5;
+  double angle_tolerance = 1e-5;
+  /// Solve within the joint limits (success then also needs the pose within
+  /// the bounds).
+  bool respect_limits = true;
+  /// Worker threads (results do not depend on it).
+  int threads = 1;
+  /// Convergence curves: the first `traced_trials` trials are solved once
+  /// more, untimed, with a per-iteration trace.
+  int traced_trials = 1;
+  /// Trajectory mode: frames at which the figure is drawn (empty: start,
+  /// middle and end).
+  std::vector<int> drawn_frames;
+  /// Optional: claims computed from the result (paper vs ours), added to the
+  /// report exactly as the reproductions do.
+  std::function<void(const struct StudyResult&, ExperimentOutput*)> claims;
+
+  /// @throws std::invalid_argument naming the field and what to fix: no
+  ///   model, no solvers, an unnamed solver or duplicate label, trials < 1,
+  ///   threads < 1, a NaN/Inf or negative tolerance, budget or regularizer,
+  ///   no goals and no scenario, an unknown site or a bad GoalSpec, a given
+  ///   start pose of the wrong size or with a NaN.
+  void Validate() const;
+};
+
+/// One solve (one frame in trajectory mode).
+struct StudyRecord {
+  int solver = 0;  ///< index into Study::solvers
+  int trial = 0;
+  int frame = 0;   ///< 1 … frames in trajectory mode; 0 otherwise
+  SolveStatus status = SolveStatus::kNotSolved;
+  std::string message;
+  /// The solver said converged, and the independent check agrees.
+  bool claimed = false;
+  bool verified = false;
+  bool within_bounds = false;
+  double microseconds = 0.0;
+  int iterations = 0;
+  int evaluations = 0;
+  int attempts = 1;
+  Eigen::VectorXd q0;
+  Eigen::VectorXd q;
+  /// Per goal, recomputed from FK at q (not the solver's own numbers).
+  std::vector<GoalError> errors;
+};
+
+/// Per-solver aggregates.
+struct SolverSummary {
+  std::string label;
+  int solves = 0;
+  int successes = 0;
+  double success_rate = 0.0;
+  /// Time per solve over all solves, failures included (TRAC-IK's
+  /// definition), µs.
+  double mean_us = 0.0, median_us = 0.0, p95_us = 0.0, p99_us = 0.0;
+  double mean_iterations = 0.0;
+  /// Medians over all solves of the largest position / angle error.
+  double median_position_error = 0.0;
+  double median_angle_error = 0.0;
+  /// Claimed converged but the independent check disagreed.
+  int false_claims = 0;
+  /// Solves per final status, e.g. {"converged", 97}, {"unreachable", 3}.
+  std::vector<std::pair<std::string, int>> statuses;
+  /// Non-empty when the solver refused every trial (kInvalidInput): its
+  /// message, e.g. "the problem must have exactly one PositionGoal".
+  std::string rejected;
+  /// Trajectory mode: mean and largest joint step ‖q_k − q_{k−1}‖ between
+  /// frames (joint smoothness); 0 otherwise.
+  double mean_joint_step = 0.0, max_joint_step = 0.0;
+};
+
+/// Everything a study run produced.
+struct StudyResult {
+  std::vector<std::string> goal_labels;
+  std::vector<StudyRecord> records;  ///< solver-major, then trial, then frame
+  std::vector<SolverSummary> summaries;
+  /// Per solver, the traces of the first Study::traced_trials trials.
+  std::vector<std::vector<std::vector<IterationRecord>>> traces;
+  /// Per solver, trial 0's poses per frame (frame 0 = start) in trajectory
+  /// mode; the start and the answer otherwise.
+  std::vector<std::vector<Eigen::VectorXd>> first_trial_poses;
+  /// Trial 0's generating pose (may be empty).
+  Eigen::VectorXd first_generator;
+  bool trajectory = false;
+  int frames = 0;
+  double wall_seconds = 0.0;
+
+  /// The records of solver `s` (in trial, frame order).
+  std::vector<const StudyRecord*> Of(int solver) const;
+  /// The summary with this label. @throws std::invalid_argument if none.
+  const SolverSummary& Summary(const std::string& label) const;
+};
+
+/// Runs every solver on every trial (see the file comment). `progress`
+/// receives the fraction done and the solver being run.
+/// @throws std::invalid_argument from Study::Validate, or naming the trial
+///   whose scenario failed.
+StudyResult RunStudy(const Study& study,
+                     const std::function<void(double, const std::string&)>&
+                         progress = {});
+
+/// The standard outputs in out->dir(): trials.csv (per solve: solver, trial,
+/// frame, status, success, µs, iterations, evaluations, per-goal errors, q),
+/// solvers.csv and a table per solver, study.json, and pictures: success
+/// rates, time distributions (CDF, log axis), convergence curves, and in
+/// trajectory mode per-frame errors, joint steps and the figure at
+/// Study::drawn_frames (planar figures in their plane, 3D ones in two
+/// projections). Then the study's claims, if any.
+void WriteStudyOutputs(const Study& study, const StudyResult& result,
+                       ExperimentOutput* out);
+
+/// A registered experiment that builds the study for the run's context
+/// (seed, --quick, --threads: `make` decides what quick means, typically
+/// fewer trials; the context's seed and threads are applied), runs it and
+/// writes its outputs.
+Experiment StudyExperiment(std::string name, std::string title,
+                           std::string source,
+                           std::function<Study(const ExperimentContext&)> make);
+
+}  // namespace iklab
+
+#endif  // IKLAB_LAB_STUDY_H_

@@ -1,0 +1,329 @@
+// Studies (lab/study.h): every solver solves the same trials, answers are
+// verified independently of the solvers' own claims, results do not depend on
+// the thread count, and bad study input is refused with a message naming what
+// to fix.
+
+#include "lab/study.h"
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "framework/builders.h"
+#include "framework/kinematics.h"
+#include "solvers/bounded_lm_solver.h"
+#include "solvers/damped_least_squares_solver.h"
+#include "solvers/lbfgsb_solver.h"
+#include "solvers/pseudo_inverse_solver.h"
+#include "solvers/two_link_analytic.h"
+#include "tests/solvers/test_arms.h"
+
+namespace iklab {
+namespace {
+
+std::shared_ptr<const Model> PlanarArm() {
+  return std::make_shared<const Model>(PlanarChain({1.0, 0.8, 0.6}).Compile());
+}
+
+// The 7-DOF test arm with a second site at the elbow, for multi-site goals.
+std::shared_ptr<const Model> ArmWithElbowSite() {
+  Figure f("base");
+  const double offsets[] = {0.34, 0.0, 0.2, 0.2, 0.2, 0.2, 0.0};
+  std::string parent = "base";
+  for (int i = 0; i < 7; ++i) {
+    Joint j;
+    j.name = "a" + std::to_string(i + 1);
+    j.parent = parent;
+    j.child = "link" + std::to_string(i + 1);
+    j.X_PJ.translation() = Eigen::Vector3d(0, 0, offsets[i]);
+    j.axis = i % 2 == 0 ? Eigen::Vector3d::UnitZ() : Eigen::Vector3d::UnitY();
+    j.WithLimits(i % 2 == 0 ? -2.96 : -2.09, i % 2 == 0 ? 2.96 : 2.09);
+    f.AddJoint(j);
+    parent = j.child;
+  }
+  Site tool{"tool", "link7", Eigen::Isometry3d::Identity()};
+  tool.X_LS.translation() = Eigen::Vector3d(0, 0, 0.126);
+  f.AddSite(tool);
+  f.AddSite({"elbow", "link4", Eigen::Isometry3d::Identity()});
+  return std::make_shared<const Model>(f.Compile());
+}
+
+Study PlanarStudy() {
+  Study study;
+  study.name = "planar";
+  study.model = PlanarArm();
+  study.goals = {GoalSpec::Position("effector")};
+  study.trials = 20;
+  study.time_budget_seconds = 0.0;  // bit-identical results need no budget
+  LbfgsbOptions lbfgsb;
+  DampedLeastSquaresOptions dls;
+  dls.damping = 0.05;
+  dls.common.max_iterations = 500;
+  study.solvers = {Use("lbfgsb", lbfgsb), Use("dls", dls)};
+  return study;
+}
+
+// A solver that claims convergence without moving: the study's own check
+// must refuse every claim.
+class LyingSolver final : public Solver {
+ public:
+  std::string name() const override { return "liar"; }
+  Result Solve(const Problem&, const Eigen::VectorXd& q0) const override {
+    Result r;
+    r.status = SolveStatus::kConverged;
+    r.message = "trust me";
+    r.q = q0;
+    return r;
+  }
+};
+
+StudySolver Liar() {
+  return {"liar", [](const SolveOptions&) { return std::make_unique<LyingSolver>(); }, 1};
+}
+
+TEST_CASE("A study solves every trial with every solver and verifies each "
+          "answer from FK",
+          "[lab][study]") {
+  const Study study = PlanarStudy();
+  const StudyResult result = RunStudy(study);
+  REQUIRE(result.records.size() == 2u * 20u);
+  REQUIRE(result.summaries.size() == 2u);
+  REQUIRE(result.goal_labels.size() == 1u);
+  for (const StudyRecord& r : result.records) {
+    REQUIRE(r.errors.size() == 1u);
+    if (r.verified) {
+      CHECK(r.status == SolveStatus::kConverged);
+      CHECK(r.errors[0].position <= study.position_tolerance);
+    }
+    // The recorded error is the distance at the returned pose, from FK.
+    Data data(*study.model);
+    ForwardKinematics(*study.model, r.q, &data);
+    CHECK(std::isfinite(r.errors[0].position));
+  }
+  // Random reachable targets on an unlimited planar arm: both solve them.
+  CHECK(result.Summary("lbfgsb").success_rate >= 0.9);
+  CHECK(result.Summary("dls").success_rate >= 0.9);
+  CHECK(result.Summary("lbfgsb").false_claims == 0);
+  CHECK(result.Summary("lbfgsb").median_us > 0.0);
+}
+
+TEST_CASE("A study gives bit-identical answers on 1 and 3 threads",
+          "[lab][study]") {
+  Study one = PlanarStudy();
+  Study three = PlanarStudy();
+  three.threads = 3;
+  const StudyResult a = RunStudy(one);
+  const StudyResult b = RunStudy(three);
+  REQUIRE(a.records.size() == b.records.size());
+  for (std::size_t i = 0; i < a.records.size(); ++i) {
+    CHECK(a.records[i].solver == b.records[i].solver);
+    CHECK(a.records[i].trial == b.records[i].trial);
+    CHECK(a.records[i].status == b.records[i].status);
+    CHECK(a.records[i].iterations == b.records[i].iterations);
+    CHECK(a.records[i].q0 == b.records[i].q0);
+    CHECK(a.records[i].q == b.records[i].q);
+  }
+}
+
+TEST_CASE("A solver's false claim of convergence is caught and counted",
+          "[lab][study]") {
+  Study study = PlanarStudy();
+  study.solvers = {Liar()};
+  const StudyResult result = RunStudy(study);
+  const SolverSummary& s = result.Summary("liar");
+  CHECK(s.successes == 0);
+  CHECK(s.false_claims == study.trials);
+  for (const StudyRecord& r : result.records) {
+    CHECK(r.claimed);
+    CHECK_FALSE(r.verified);
+  }
+}
+
+TEST_CASE("Every goal kind a study generates is met at the trial's "
+          "generating pose",
+          "[lab][study]") {
+  const auto model = ArmWithElbowSite();
+  const std::vector<GoalSpec> kinds = {
+      GoalSpec::Position("tool"),
+      GoalSpec::Orientation("tool"),
+      GoalSpec::Pose("tool", 0.4),
+      GoalSpec::Axis("tool", Eigen::Vector3d::UnitZ()),
+      GoalSpec::Aiming("tool", Eigen::Vector3d(1, 1, 0), 0.3),
+      GoalSpec::Plane("elbow"),
+      GoalSpec::WeightedSum({GoalSpec::Position("elbow", 2.0),
+                             GoalSpec::Orientation("tool", 0.5)}),
+      GoalSpec::AnyOf({GoalSpec::Position("tool"), GoalSpec::Position("tool"),
+                       GoalSpec::Position("tool")}),
+  };
+  const Scenario scenario = RandomTargets(kinds);
+  std::mt19937_64 rng(7);
+  for (int k = 0; k < 10; ++k) {
+    TrialContext context;
+    context.model = model;
+    context.index = k;
+    context.rng = &rng;
+    const Trial trial = scenario(context);
+    REQUIRE(trial.problem.goals().size() == kinds.size());
+    ProblemWorkspace ws(trial.problem);
+    const auto errors = trial.problem.GoalErrors(trial.q_generator, &ws);
+    for (std::size_t g = 0; g < errors.size(); ++g) {
+      INFO(kinds[g].Label());
+      CHECK(errors[g].position < 1e-12);
+      CHECK(errors[g].angle < 1e-6);
+      CHECK(errors[g].aim < 1e-12);
+    }
+    // The disjunction's other alternatives are elsewhere: only the first is
+    // active at the generating pose.
+    CHECK(errors.back().active_alternative == 0);
+  }
+}
+
+TEST_CASE("A solver that refuses a goal kind is reported as rejected with its "
+          "reason",
+          "[lab][study]") {
+  Study study;
+  study.name = "rejects";
+  study.model = std::make_shared<const Model>(PlanarChain({1.0, 1.0}).Compile());
+  study.goals = {GoalSpec::Pose("effector")};
+  study.trials = 3;
+  study.solvers = {Use("two-link", TwoLinkOptions{}), Use("lbfgsb", LbfgsbOptions{})};
+  const StudyResult result = RunStudy(study);
+  CHECK_FALSE(result.Summary("two-link").rejected.empty());
+  CHECK(result.Summary("lbfgsb").rejected.empty());
+}
+
+TEST_CASE("Starting from the previous trial chains each solver's answers",
+          "[lab][study]") {
+  Study study = PlanarStudy();
+  study.start = StartPose::kPreviousTrial;
+  study.trials = 5;
+  study.threads = 2;
+  const StudyResult result = RunStudy(study);
+  for (int s = 0; s < 2; ++s) {
+    const auto records = result.Of(s);
+    REQUIRE(records.size() == 5u);
+    CHECK(records[0]->q0 == PlanarArm()->MidLimits().unaryExpr(
+                                [](double v) { return std::isfinite(v) ? v : 0.0; }));
+    for (int t = 1; t < 5; ++t) CHECK(records[t]->q0 == records[t - 1]->q);
+  }
+}
+
+TEST_CASE("A trajectory study solves and verifies every frame from the "
+          "previous one",
+          "[lab][study]") {
+  Study study;
+  study.name = "path";
+  study.model = testing::SevenDofArm();
+  study.scenario = HermiteToRandomTarget("tool", 10);
+  study.start = StartPose::kMidLimits;
+  study.trials = 3;
+  study.time_budget_seconds = 0.0;
+  DampedLeastSquaresOptions dls;
+  dls.damping = 0.01;
+  dls.common.max_iterations = 100;
+  study.solvers = {Use("bounded-lm", BoundedLmOptions{}), Use("dls", dls)};
+  const StudyResult result = RunStudy(study);
+  REQUIRE(result.trajectory);
+  REQUIRE(result.frames == 10);
+  REQUIRE(result.records.size() == 2u * 3u * 10u);
+  REQUIRE(result.first_trial_poses[0].size() == 11u);
+  for (int s = 0; s < 2; ++s) {
+    const auto records = result.Of(s);
+    for (std::size_t i = 1; i < records.size(); ++i) {
+      if (records[i]->trial == records[i - 1]->trial) {
+        CHECK(records[i]->frame == records[i - 1]->frame + 1);
+        CHECK(records[i]->q0 == records[i - 1]->q);
+      }
+    }
+  }
+  CHECK(result.Summary("bounded-lm").success_rate == 1.0);
+  CHECK(result.Summary("bounded-lm").max_joint_step > 0.0);
+}
+
+TEST_CASE("Bad study input is refused with a message naming what to fix",
+          "[lab][study]") {
+  SECTION("an unknown site names the site and the model's sites") {
+    Study study = PlanarStudy();
+    study.goals = {GoalSpec::Position("hand")};
+    REQUIRE_THROWS_WITH(RunStudy(study),
+                        Catch::Contains("unknown site 'hand'") &&
+                            Catch::Contains("effector"));
+  }
+  SECTION("zero trials") {
+    Study study = PlanarStudy();
+    study.trials = 0;
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("trials must be >= 1"));
+  }
+  SECTION("a NaN in a given start pose names the coordinate") {
+    Study study = PlanarStudy();
+    study.start = StartPose::kGiven;
+    study.given_start = Eigen::VectorXd::Zero(3);
+    study.given_start(1) = std::numeric_limits<double>::quiet_NaN();
+    REQUIRE_THROWS_WITH(RunStudy(study),
+                        Catch::Contains("given_start has a non-finite entry "
+                                        "at coordinate 1"));
+  }
+  SECTION("a given start pose of the wrong size") {
+    Study study = PlanarStudy();
+    study.start = StartPose::kGiven;
+    study.given_start = Eigen::VectorXd::Zero(5);
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("must have 3 entries"));
+  }
+  SECTION("no solvers, duplicate labels, no goals") {
+    Study study = PlanarStudy();
+    study.solvers.clear();
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("no solvers"));
+    study.solvers = {Liar(), Liar()};
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("two solvers are labelled 'liar'"));
+    study.solvers = {Liar()};
+    study.goals.clear();
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("no goals and no scenario"));
+  }
+  SECTION("a NaN tolerance or a negative regularizer") {
+    Study study = PlanarStudy();
+    study.position_tolerance = std::numeric_limits<double>::quiet_NaN();
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("position_tolerance"));
+    study = PlanarStudy();
+    study.regularization.tikhonov = -1.0;
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("regularization.tikhonov"));
+  }
+  SECTION("an aiming goal with a zero axis, a nested disjunction") {
+    Study study = PlanarStudy();
+    study.goals = {GoalSpec::Aiming("effector", Eigen::Vector3d::Zero(), 1.0)};
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("axis must be"));
+    study.goals = {GoalSpec::AnyOf({GoalSpec::AnyOf({GoalSpec::Position("effector")})})};
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("cannot be nested"));
+  }
+}
+
+TEST_CASE("A study writes its per-trial CSV, table, JSON and pictures",
+          "[lab][study]") {
+  Study study = PlanarStudy();
+  study.trials = 4;
+  study.regularization.tikhonov = 1e-4;
+  const StudyResult result = RunStudy(study);
+  const auto dir = std::filesystem::temp_directory_path() / "iklab_study_test";
+  std::filesystem::remove_all(dir);
+  ExperimentOutput out(dir);
+  WriteStudyOutputs(study, result, &out);
+  for (const char* file : {"trials.csv", "solvers.csv", "study.json",
+                           "success.png", "time_cdf.png", "convergence.png"}) {
+    INFO(file);
+    CHECK(std::filesystem::exists(dir / file));
+  }
+  std::ifstream csv(dir / "trials.csv");
+  std::string header;
+  std::getline(csv, header);
+  CHECK(header.rfind("solver,trial,frame,status,claimed,success", 0) == 0);
+  int rows = 0;
+  for (std::string line; std::getline(csv, line);) ++rows;
+  CHECK(rows == 2 * 4);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace iklab
