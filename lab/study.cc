@@ -23,6 +23,17 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/regularizers.h"
+#include "solvers/bounded_lm_solver.h"
+#include "solvers/ccd_solver.h"
+#include "solvers/ceres_solver.h"
+#include "solvers/damped_least_squares_solver.h"
+#include "solvers/extended_jacobian_solver.h"
+#include "solvers/jacobian_transpose_solver.h"
+#include "solvers/lbfgsb_solver.h"
+#include "solvers/multi_effector_solver.h"
+#include "solvers/pseudo_inverse_solver.h"
+#include "solvers/tolani_limb_solver.h"
+#include "solvers/two_link_analytic.h"
 #include "framework/kinematics.h"
 #include "lab/planar_tracking.h"
 #include "lab/plot.h"
@@ -588,6 +599,50 @@ Scenario HermiteToRandomTarget(std::string site, int frames, bool position_only,
     };
     return trial;
   };
+}
+
+std::vector<StudySolver> EverySolver() {
+  constexpr int kDifferentialIterations = 500;
+  auto differential = [](auto options) {
+    options.common.max_iterations = kDifferentialIterations;
+    return options;
+  };
+  CeresOptions dogleg;
+  dogleg.method = CeresOptions::Method::kDogleg;
+  return {
+      Use("lbfgsb", LbfgsbOptions{}),
+      Use("ceres-lm", CeresOptions{}),
+      Use("ceres-dogleg", dogleg),
+      Use("bounded-lm", BoundedLmOptions{}),
+      Use("pseudo-inverse", differential(PseudoInverseOptions{})),
+      Use("dls", differential(DampedLeastSquaresOptions{})),
+      Use("sdls", differential(SelectivelyDampedOptions{})),
+      Use("bounded-dls", differential(BoundedDampedLeastSquaresOptions{})),
+      Use("transpose", differential(JacobianTransposeOptions{})),
+      Use("ccd", differential(CcdOptions{})),
+      Use("control-term", differential(ControlTermOptions{})),
+      Use("multi-effector", differential(MultiEffectorOptions{})),
+      Use("extended-jacobian", differential(ExtendedJacobianOptions{})),
+      Use("two-link", TwoLinkOptions{}),
+      Use("tolani", TolaniLimbOptions{}),
+  };
+}
+
+std::vector<StudySolver> Solvers(const std::vector<std::string>& labels) {
+  const std::vector<StudySolver> all = EverySolver();
+  std::vector<StudySolver> out;
+  for (const std::string& label : labels) {
+    auto it = std::find_if(all.begin(), all.end(),
+                           [&](const StudySolver& s) { return s.label == label; });
+    if (it == all.end()) {
+      std::string known;
+      for (const StudySolver& s : all) known += (known.empty() ? "" : ", ") + s.label;
+      throw std::invalid_argument("Solvers: no solver labelled '" + label +
+                                  "'; the known ones are " + known);
+    }
+    out.push_back(*it);
+  }
+  return out;
 }
 
 void Study::Validate() const {

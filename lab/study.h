@@ -201,6 +201,20 @@ StudySolver Use(std::string label, Options options = {}, int attempts = 1) {
           attempts};
 }
 
+/// Every iklab solver with its default Options, labelled by family and name:
+/// optimization (lbfgsb, ceres-lm, ceres-dogleg, bounded-lm), differential
+/// (pseudo-inverse, dls, sdls, bounded-dls, transpose, ccd, control-term,
+/// multi-effector, extended-jacobian) and analytic (two-link, tolani). A
+/// study reports a solver that does not apply to its goals or model as
+/// "rejected" with the solver's reason, so this is the list for "every
+/// applicable solver". Differential methods get 500 iterations (their steps
+/// are first-order; 200 is short for them on random targets).
+std::vector<StudySolver> EverySolver();
+
+/// EverySolver() restricted to `labels`, in that order.
+/// @throws std::invalid_argument naming an unknown label and the known ones.
+std::vector<StudySolver> Solvers(const std::vector<std::string>& labels);
+
 /// The comparison experiment, as data.
 struct Study {
   /// Name (folder and command-line name), title, and the question it answers

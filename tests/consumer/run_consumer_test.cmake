@@ -1,8 +1,11 @@
-# Installs the build tree into a scratch prefix, then configures, builds and
-# runs tests/consumer against it. Invoked by CTest with -DBUILD_DIR, -DSOURCE_DIR.
-set(prefix "${BUILD_DIR}/consumer-test/prefix")
-set(consumer_build "${BUILD_DIR}/consumer-test/build")
-file(REMOVE_RECURSE "${BUILD_DIR}/consumer-test")
+# Installs the build tree into a scratch prefix, then, against it, as a user
+# would: builds and runs tests/consumer (the documented per-folder targets),
+# runs the installed `iklab` program, and builds every project of examples/
+# and runs its studies in their quick configuration, checking that each
+# writes its report. Invoked by CTest with -DBUILD_DIR, -DSOURCE_DIR.
+set(root "${BUILD_DIR}/consumer-test")
+set(prefix "${root}/prefix")
+file(REMOVE_RECURSE "${root}")
 
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -12,8 +15,35 @@ function(run)
   message("${out}")
 endfunction()
 
+# A project of its own against the installed package.
+function(build_project name source_dir)
+  run(${CMAKE_COMMAND} -S "${source_dir}" -B "${root}/${name}"
+      -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release
+      -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+  run(${CMAKE_COMMAND} --build "${root}/${name}")
+endfunction()
+
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
-run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/consumer" -B "${consumer_build}"
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
-run(${CMAKE_COMMAND} --build "${consumer_build}")
-run("${consumer_build}/consumer")
+
+build_project(consumer "${SOURCE_DIR}/tests/consumer")
+run("${root}/consumer/consumer")
+
+run("${prefix}/bin/iklab" list)
+
+file(GLOB examples LIST_DIRECTORIES true "${SOURCE_DIR}/examples/*")
+foreach(example_dir ${examples})
+  if(NOT EXISTS "${example_dir}/CMakeLists.txt")
+    continue()
+  endif()
+  get_filename_component(example ${example_dir} NAME)
+  build_project(${example} "${example_dir}")
+  run("${root}/${example}/${example}" run all --quick --out "${root}/${example}-out")
+  if(NOT EXISTS "${root}/${example}-out/REPORT.md")
+    message(FATAL_ERROR "example ${example} wrote no REPORT.md")
+  endif()
+  file(GLOB csvs "${root}/${example}-out/*/trials.csv")
+  if(NOT csvs)
+    message(FATAL_ERROR "example ${example} wrote no trials.csv")
+  endif()
+  message("example ${example}: report and trials written")
+endforeach()
