@@ -11,6 +11,7 @@ const std::vector<Experiment>& AllExperiments() {
   static const std::vector<Experiment> experiments = [] {
     std::vector<Experiment> all;
     AddStandardIkBenchmark(&all);
+    AddGoalSolverMatrix(&all);
     AddParentFigure520(&all);
     AddParentFigure521(&all);
     AddParentFigure522(&all);

@@ -183,7 +183,12 @@ void DrawHeatmap(const Heatmap& map, const std::filesystem::path& dir,
   for (std::size_t r = 0; r < rows && r < map.labels.size(); ++r) {
     for (std::size_t c = 0; c < cols && c < map.labels[r].size(); ++c) {
       if (!map.labels[r][c].empty()) {
-        gp << c << " " << r << " " << Quote(map.labels[r][c]) << "\n";
+        // A newline in a label becomes gnuplot's "\n" escape (two lines).
+        std::string label = Quote(map.labels[r][c]);
+        for (std::size_t i = 0; (i = label.find('\n', i)) != std::string::npos;) {
+          label.replace(i, 1, "\\n");
+        }
+        gp << c << " " << r << " " << label << "\n";
       }
     }
   }
@@ -192,7 +197,7 @@ void DrawHeatmap(const Heatmap& map, const std::filesystem::path& dir,
         "noborder lc palette notitle, \\\n"
      << "     $missing using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 "
         "noborder lc rgb '#cccccc' notitle, \\\n"
-     << "     $labels using 1:2:3 with labels font 'DejaVu Sans,9' noenhanced "
+     << "     $labels using 1:2:3 with labels font 'DejaVu Sans,8' noenhanced "
         "notitle\n";
   Render(gp, dir, name);
 }

@@ -66,7 +66,8 @@ struct Heatmap {
   std::vector<std::string> column_names;
   /// values[row][column] sets the colour (NaN: grey, "n/a").
   std::vector<std::vector<double>> values;
-  /// labels[row][column], drawn on the cell (may be empty).
+  /// labels[row][column], drawn on the cell (may be empty; '\n' breaks the
+  /// line).
   std::vector<std::vector<std::string>> labels;
   /// Colour bar title and range (low → red, high → green).
   std::string value_label;
