@@ -208,17 +208,19 @@ bool WithinTolerance(const Study& study, const std::vector<GoalError>& errors) {
 SolveOptions CommonOptions(const Study& study, bool trace) {
   SolveOptions common;
   common.time_budget_seconds = study.time_budget_seconds;
-  common.position_tolerance = study.position_tolerance;
-  common.angle_tolerance = study.angle_tolerance;
+  common.position_tolerance =
+      study.position_tolerance * study.stop_tolerance_factor;
+  common.angle_tolerance = study.angle_tolerance * study.stop_tolerance_factor;
   common.respect_limits = study.respect_limits;
   common.record_trace = trace;
   return common;
 }
 
 std::unique_ptr<Solver> MakeStudySolver(const Study& study,
-                                        const StudySolver& entry, int trial,
+                                        const StudySolver& entry,
+                                        const Trial& trial, int index,
                                         bool trace) {
-  std::unique_ptr<Solver> solver = entry.make(CommonOptions(study, trace));
+  std::unique_ptr<Solver> solver = entry.make(CommonOptions(study, trace), trial);
   if (!solver) {
     throw std::invalid_argument("study '" + study.name + "': solver '" +
                                 entry.label + "' made no solver");
@@ -227,7 +229,7 @@ std::unique_ptr<Solver> MakeStudySolver(const Study& study,
   RestartOptions restarts;
   restarts.max_attempts = entry.attempts;
   restarts.time_budget_seconds = study.time_budget_seconds;
-  restarts.seed = Mix(study.seed, trial, kRestarts);
+  restarts.seed = Mix(study.seed, index, kRestarts);
   return std::make_unique<RestartSolver>(std::move(solver), restarts);
 }
 
@@ -398,7 +400,7 @@ void SolveTrial(const Study& study, const Scenario& scenario, int solver_index,
   const StudySolver& entry = study.solvers[solver_index];
   Trial trial = MakeTrial(study, scenario, index, *previous);
   const std::unique_ptr<Solver> solver =
-      MakeStudySolver(study, entry, index, false);
+      MakeStudySolver(study, entry, trial, index, false);
   using Clock = std::chrono::steady_clock;
   if (poses) poses->push_back(trial.q0);
   if (trial.frames <= 0) {
@@ -675,6 +677,10 @@ void Study::Validate() const {
   };
   check_number(position_tolerance, "position_tolerance", true);
   check_number(angle_tolerance, "angle_tolerance", true);
+  if (!(stop_tolerance_factor > 0.0 && stop_tolerance_factor <= 1.0)) {
+    fail("stop_tolerance_factor must be in (0, 1], got " +
+         std::to_string(stop_tolerance_factor));
+  }
   if (std::isnan(time_budget_seconds) || std::isinf(time_budget_seconds)) {
     fail("time_budget_seconds must be finite (<= 0 for none)");
   }
@@ -798,8 +804,8 @@ StudyResult RunStudy(const Study& study,
       for (int t = 0; t < traced; ++t) {
         Trial trial = MakeTrial(study, scenario, t, previous);
         if (chained && t > 0) trial.q0 = result.Of(s)[t - 1]->q;
-        const auto solver =
-            MakeStudySolver(study, study.solvers[s], t, /*trace=*/true);
+        const auto solver = MakeStudySolver(study, study.solvers[s], trial, t,
+                                            /*trace=*/true);
         result.traces[s].push_back(solver->Solve(trial.problem, trial.q0).trace);
       }
     }
@@ -1049,6 +1055,10 @@ void WriteStudyOutputs(const Study& study, const StudyResult& result,
   out->SetParameter("time_budget_ms", 1e3 * study.time_budget_seconds);
   out->SetParameter("position_tolerance", study.position_tolerance);
   out->SetParameter("angle_tolerance_rad", study.angle_tolerance);
+  if (study.stop_tolerance_factor != 1.0) {
+    out->SetParameter("solvers_stop_at_tolerance_times",
+                      study.stop_tolerance_factor);
+  }
   out->SetParameter("joint_limits", study.respect_limits ? "on" : "off");
   out->SetParameter("threads", study.threads);
   nlohmann::json solvers = nlohmann::json::array();

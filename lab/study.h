@@ -175,11 +175,16 @@ Scenario HermiteToRandomTarget(std::string site, int frames,
                                bool position_only = false,
                                double rotation_weight = 1.0);
 
-/// A solver of a study: a label and how to make it from the study's common
-/// settings (time budget, tolerances, limits, trace).
+/// A solver of a study: a label and how to make it for a trial.
 struct StudySolver {
   std::string label;
-  std::function<std::unique_ptr<Solver>(const SolveOptions& common)> make;
+  /// Makes the solver from the study's common settings (time budget,
+  /// tolerances, limits, trace) for one trial. Most solvers ignore the trial;
+  /// one may read it, e.g. an analytic solver told the wrist angles the
+  /// trial's goal was generated with (Trial::q_generator).
+  std::function<std::unique_ptr<Solver>(const SolveOptions& common,
+                                        const Trial& trial)>
+      make;
   /// > 1: random restarts within the bounds (RestartSolver) until an attempt
   /// converges, at most this many solves, all within the study's budget.
   int attempts = 1;
@@ -191,7 +196,7 @@ struct StudySolver {
 template <typename Options>
 StudySolver Use(std::string label, Options options = {}, int attempts = 1) {
   return {std::move(label),
-          [options](const SolveOptions& common) {
+          [options](const SolveOptions& common, const Trial&) {
             Options o = options;
             const int max_iterations = o.common.max_iterations;
             o.common = common;
@@ -243,6 +248,9 @@ struct Study {
   /// The solvers stop at these tolerances too.
   double position_tolerance = 1e-5;
   double angle_tolerance = 1e-5;
+  /// The solvers stop at the tolerances above times this factor, in (0, 1]:
+  /// e.g. 0.1 stops an order of magnitude inside the success threshold.
+  double stop_tolerance_factor = 1.0;
   /// Solve within the joint limits (success then also needs the pose within
   /// the bounds).
   bool respect_limits = true;

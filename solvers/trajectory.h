@@ -21,6 +21,7 @@
 #include <Eigen/Core>
 
 #include "constraints/position_goal.h"
+#include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "solvers/solver.h"
 
@@ -67,6 +68,33 @@ GoalPath MovePositionGoal(std::shared_ptr<PositionGoal> goal, PointPath path);
 std::vector<Result> SolveTrajectory(const Solver& solver, Problem* problem,
                                     const Eigen::VectorXd& q0, int num_frames,
                                     const GoalPath& path);
+
+/// "Inverse Jacobian along a path" as one solver (Tolani et al. §3.5,
+/// Tables 4–5: the inverse-Jacobian method integrates the effector along a
+/// path from its start to the goal). For a problem whose single goal is a
+/// PositionGoal or a PositionOrientationGoal, the site follows a cubic
+/// Hermite curve with zero end tangents from its pose at q0 to the goal's
+/// target (orientation by slerp with the same easing 3s² − 2s³, the
+/// rotational part of a screw motion) in `frames` frames, each solved by
+/// `inner` from the previous frame's answer (SolveTrajectory); the last
+/// frame's target is the goal. Regularizers and bounds are kept.
+///
+/// The Result is the last frame's, with its goal errors recomputed on the
+/// original problem; iterations, evaluations and wall time are totals over
+/// the path. Any other goal set is kInvalidInput. Name "<inner>+path".
+class HermitePathSolver final : public Solver {
+ public:
+  /// @throws std::invalid_argument if `inner` is null or frames < 1.
+  HermitePathSolver(std::shared_ptr<const Solver> inner, int frames);
+  std::string name() const override;
+  Result Solve(const Problem& problem,
+               const Eigen::VectorXd& q0) const override;
+  int frames() const { return frames_; }
+
+ private:
+  std::shared_ptr<const Solver> inner_;
+  int frames_;
+};
 
 }  // namespace iklab
 

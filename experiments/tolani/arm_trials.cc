@@ -1,7 +1,6 @@
 #include "experiments/tolani/arm_trials.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -24,12 +23,6 @@ namespace iklab {
 namespace tolani {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Angle between unit vectors, accurate near 0 (acos is not).
 double AngleBetween(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
@@ -63,92 +56,7 @@ Problem MakeProblem(const ArmSetup& arm, Task task, const Trial& trial) {
   return problem;
 }
 
-// The inverse-Jacobian methods: the hand follows a Hermite curve from its
-// start pose to the goal (position and position + orientation goals only).
-Outcome RunInverseJacobian(const ArmSetup& arm, Task task, Method method,
-                           const Trial& trial, bool limits) {
-  if (task != Task::kPosition && task != Task::kPose) {
-    throw std::invalid_argument(
-        "tolani::RunMethod: the inverse-Jacobian path is defined for position "
-        "and position + orientation goals only");
-  }
-  const Model& model = *arm.model;
-  const std::string& site = arm.geometry.tip_site_name;
-  const Eigen::Isometry3d start = arm.HandPose(trial.q_start);
-  Problem problem(arm.model);
-  std::shared_ptr<PositionGoal> position;
-  std::shared_ptr<PositionOrientationGoal> pose;
-  if (task == Task::kPosition) {
-    position = std::make_shared<PositionGoal>(model, site, start.translation());
-    problem.AddGoal(position);
-  } else {
-    pose = std::make_shared<PositionOrientationGoal>(model, site, start);
-    problem.AddGoal(pose);
-  }
-  const PointPath curve =
-      HermitePath(start.translation(), trial.goal.translation());
-  const Eigen::Quaterniond r0(start.linear());
-  const Eigen::Quaterniond r1(trial.goal.linear());
-  const GoalPath path = [&](int, double s, Problem*) {
-    if (position) {
-      position->set_target(curve(s));
-      return;
-    }
-    // Zero-tangent Hermite easing h01(s) = 3s² − 2s³ for the rotation too.
-    const double h = s * s * (3.0 - 2.0 * s);
-    Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-    X.linear() = r0.slerp(h, r1).normalized().toRotationMatrix();
-    X.translation() = curve(s);
-    pose->set_target(X);
-  };
-  std::unique_ptr<Solver> solver;
-  if (method == Method::kPseudoInverse) {
-    // No limit mechanism: run free, judge the final pose against the limits.
-    PseudoInverseOptions options;
-    options.common.max_iterations = kIterationsPerFrame;
-    options.common.respect_limits = false;
-    solver = MakeSolver(options);
-  } else if (limits) {
-    // DLS with the limits as bounds on the step (NLP paper §7).
-    BoundedDampedLeastSquaresOptions options;
-    options.common.max_iterations = kIterationsPerFrame;
-    options.damping = kDamping;
-    solver = MakeSolver(options);
-  } else {
-    DampedLeastSquaresOptions options;
-    options.common.max_iterations = kIterationsPerFrame;
-    options.common.respect_limits = false;
-    options.damping = kDamping;
-    options.compute_condition_number = false;
-    solver = MakeSolver(options);
-  }
-  const Clock::time_point t0 = Clock::now();
-  const std::vector<Result> results =
-      SolveTrajectory(*solver, &problem, trial.q_start, kHermiteFrames, path);
-  const double seconds = SecondsSince(t0);
-  Outcome outcome = Evaluate(arm, task, trial, results.back().q, limits);
-  outcome.seconds = seconds;
-  outcome.status = results.back().status;
-  return outcome;
-}
-
 }  // namespace
-
-const char* MethodName(Method method) {
-  switch (method) {
-    case Method::kAnalytic:
-      return "analytic (ours, IKAN)";
-    case Method::kLbfgsb:
-      return "L-BFGS-B";
-    case Method::kCeres:
-      return "Ceres LM";
-    case Method::kPseudoInverse:
-      return "pseudo-inverse, Hermite path";
-    case Method::kDls:
-      return "DLS, Hermite path";
-  }
-  return "?";
-}
 
 ArmSetup::ArmSetup()
     : geometry(TolaniArmGeometry()),
@@ -237,47 +145,99 @@ Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
   return outcome;
 }
 
-Outcome RunMethod(const ArmSetup& arm, Task task, Method method,
-                  const Trial& trial, bool limits) {
-  if (method == Method::kPseudoInverse || method == Method::kDls) {
-    return RunInverseJacobian(arm, task, method, trial, limits);
-  }
-  const Problem problem = MakeProblem(arm, task, trial);
-  std::unique_ptr<Solver> solver;
-  if (method == Method::kAnalytic) {
-    TolaniLimbOptions options;
-    options.geometry = arm.geometry;
-    options.common.respect_limits = limits;
-    if (task == Task::kPosition || task == Task::kAiming) {
-      options.wrist = TolaniLimbOptions::WristAngles::kGiven;
-      options.wrist_angles = trial.q_goal.tail<3>();
-    }
-    solver = MakeSolver(options);
+std::vector<Method> Methods(const ArmSetup& arm, Task task, bool limits,
+                            bool inverse_jacobian) {
+  std::vector<Method> methods;
+  TolaniLimbOptions analytic;
+  analytic.geometry = arm.geometry;
+  const bool held_wrist = task == Task::kPosition || task == Task::kAiming;
+  methods.push_back(
+      {{"analytic (ours, IKAN)",
+        [analytic, held_wrist](const SolveOptions& common,
+                               const iklab::Trial& trial) {
+          TolaniLimbOptions options = analytic;
+          options.common = common;
+          if (held_wrist) {
+            options.wrist = TolaniLimbOptions::WristAngles::kGiven;
+            options.wrist_angles = trial.q_generator.tail<3>();
+          }
+          return MakeSolver(options);
+        },
+        1},
+       Family::kAnalytic});
+  methods.push_back({Use("L-BFGS-B", LbfgsbOptions{}, kOptimizerAttempts),
+                     Family::kOptimization});
+  methods.push_back({Use("Ceres LM", CeresOptions{}, kOptimizerAttempts),
+                     Family::kOptimization});
+  if (!inverse_jacobian) return methods;
+  // Each Hermite frame gets kIterationsPerFrame iterations at most.
+  auto along_path = [](auto options, bool respect_limits) {
+    return [options, respect_limits](const SolveOptions& common,
+                                     const iklab::Trial&) {
+      auto o = options;
+      o.common = common;
+      o.common.max_iterations = kIterationsPerFrame;
+      o.common.respect_limits = respect_limits;
+      return std::make_unique<HermitePathSolver>(MakeSolver(o), kHermiteFrames);
+    };
+  };
+  // No limit mechanism: run free, judge the final pose against the limits.
+  methods.push_back({{"pseudo-inverse, Hermite path",
+                      along_path(PseudoInverseOptions{}, false), 1},
+                     Family::kInverseJacobian});
+  if (limits) {
+    // DLS with the limits as bounds on the step (NLP paper §7).
+    BoundedDampedLeastSquaresOptions dls;
+    dls.damping = kDamping;
+    methods.push_back({{"DLS, Hermite path", along_path(dls, true), 1},
+                       Family::kInverseJacobian});
   } else {
-    // The optimizers restart from random poses within the limits when an
-    // attempt ends away from the goal (at most kOptimizerAttempts solves),
-    // as a user of a local optimizer would; the time includes every attempt.
-    std::shared_ptr<const Solver> inner;
-    if (method == Method::kLbfgsb) {
-      LbfgsbOptions options;
-      options.common.respect_limits = limits;
-      inner = std::make_shared<LbfgsbSolver>(options);
-    } else {
-      CeresOptions options;
-      options.common.respect_limits = limits;
-      inner = std::make_shared<CeresSolver>(options);
-    }
-    RestartOptions restarts;
-    restarts.max_attempts = kOptimizerAttempts;
-    solver = std::make_unique<RestartSolver>(std::move(inner), restarts);
+    DampedLeastSquaresOptions dls;
+    dls.damping = kDamping;
+    dls.compute_condition_number = false;
+    methods.push_back({{"DLS, Hermite path", along_path(dls, false), 1},
+                       Family::kInverseJacobian});
   }
-  const Clock::time_point t0 = Clock::now();
-  const Result result = solver->Solve(problem, trial.q_start);
-  const double seconds = SecondsSince(t0);
-  Outcome outcome = Evaluate(arm, task, trial, result.q, limits);
-  outcome.seconds = seconds;
-  outcome.status = result.status;
-  return outcome;
+  return methods;
+}
+
+Study TableStudy(const ArmSetup& arm, Task task, std::vector<Trial> trials,
+                 const std::vector<Method>& methods, bool limits) {
+  Study study;
+  study.name = "tolani-table";
+  study.model = arm.model;
+  study.trials = static_cast<int>(trials.size());
+  study.time_budget_seconds = 0.0;
+  study.position_tolerance = kSuccessPosition;
+  study.angle_tolerance = kSuccessAngle;
+  study.stop_tolerance_factor = 0.1;  // the solvers' default 1e-6
+  study.respect_limits = limits;
+  study.traced_trials = 0;
+  for (const Method& m : methods) study.solvers.push_back(m.solver);
+  study.scenario = [&arm, task, trials = std::move(trials)](
+                       const TrialContext& context) {
+    const tolani::Trial& t = trials[context.index];
+    iklab::Trial trial(arm.model);
+    trial.problem = MakeProblem(arm, task, t);
+    trial.q0 = t.q_start;
+    trial.q_generator = t.q_goal;
+    return trial;
+  };
+  return study;
+}
+
+std::vector<Outcome> Outcomes(const ArmSetup& arm, Task task,
+                              const std::vector<Trial>& trials,
+                              const StudyResult& result, int method,
+                              bool limits) {
+  std::vector<Outcome> outcomes;
+  for (const StudyRecord* r : result.Of(method)) {
+    Outcome o = Evaluate(arm, task, trials[r->trial], r->q, limits);
+    o.seconds = 1e-6 * r->microseconds;
+    o.status = r->status;
+    outcomes.push_back(o);
+  }
+  return outcomes;
 }
 
 Summary Summarize(const std::vector<Outcome>& outcomes) {

@@ -4,8 +4,10 @@
 /// @file
 /// The common set-up of the reproductions of Tolani, Goswami & Badler (2000),
 /// Tables 4–7: random goals for the 7-DOF arm, the five methods compared
-/// (analytic, L-BFGS-B, Ceres, pseudo-inverse and DLS along a Hermite path),
-/// the paper's error measures and the per-condition summaries.
+/// (analytic, L-BFGS-B, Ceres, pseudo-inverse and DLS along a Hermite path)
+/// as the solvers of a study (lab/study.h) that solves every trial with
+/// every method and verifies each answer, the paper's error measures and the
+/// per-condition summaries.
 ///
 /// Parameters the paper leaves out, chosen once here:
 ///  * the arm: TolaniArmGeometry() (left arm of a 1.75 m body, Winter's
@@ -42,6 +44,7 @@
 #include <Eigen/Geometry>
 
 #include "lab/experiment.h"
+#include "lab/study.h"
 #include "framework/builders.h"
 #include "framework/model.h"
 #include "solvers/solver.h"
@@ -69,9 +72,8 @@ inline constexpr int kOptimizerAttempts = 5;
 /// The IK task of a table.
 enum class Task { kPosition, kPose, kPartial, kAiming };
 
-/// The methods compared.
-enum class Method { kAnalytic, kLbfgsb, kCeres, kPseudoInverse, kDls };
-const char* MethodName(Method method);
+/// The paper's three columns.
+enum class Family { kAnalytic, kOptimization, kInverseJacobian };
 
 /// One random goal with the start pose of the numerical methods.
 struct Trial {
@@ -117,10 +119,38 @@ struct Outcome {
 Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
                  const Eigen::VectorXd& q, bool limits);
 
-/// Solves `trial` with `method` and times it (the solve call only; building
-/// the problem and the solver is outside the clock).
-Outcome RunMethod(const ArmSetup& arm, Task task, Method method,
-                  const Trial& trial, bool limits);
+/// A method of the tables: the solver a study runs, and its column.
+struct Method {
+  StudySolver solver;
+  Family family = Family::kAnalytic;
+};
+
+/// The methods compared for `task` with joint limits on or off, in table
+/// order: the analytic solver ("analytic (ours, IKAN)"; wrist angles of
+/// position-only and aiming goals held at the trial's generating pose),
+/// L-BFGS-B and Ceres LM (each restarted from random poses within the limits
+/// while it misses, at most kOptimizerAttempts solves, all timed), and with
+/// `inverse_jacobian` the pseudo-inverse and DLS along a Hermite path
+/// (HermitePathSolver: kHermiteFrames frames of at most kIterationsPerFrame
+/// iterations; the pseudo-inverse has no limit mechanism and runs free, its
+/// final pose judged against the limits; DLS is bounded DLS when the limits
+/// are on).
+std::vector<Method> Methods(const ArmSetup& arm, Task task, bool limits,
+                            bool inverse_jacobian);
+
+/// A study of `methods` on `trials` of `task`: each trial's problem as the
+/// paper states the goal, started from the trial's q_start; success at
+/// kSuccessPosition / kSuccessAngle and within the limits when `limits`; the
+/// solvers stop at 1e-6 (their defaults); no time budget.
+Study TableStudy(const ArmSetup& arm, Task task, std::vector<Trial> trials,
+                 const std::vector<Method>& methods, bool limits);
+
+/// The outcomes of method `method` in `result`: the paper's errors
+/// (Evaluate) of each answer, with its time and status.
+std::vector<Outcome> Outcomes(const ArmSetup& arm, Task task,
+                              const std::vector<Trial>& trials,
+                              const StudyResult& result, int method,
+                              bool limits);
 
 /// Mean/median over trials (errors averaged over the successful ones).
 struct Summary {

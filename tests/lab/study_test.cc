@@ -82,7 +82,11 @@ class LyingSolver final : public Solver {
 };
 
 StudySolver Liar() {
-  return {"liar", [](const SolveOptions&) { return std::make_unique<LyingSolver>(); }, 1};
+  return {"liar",
+          [](const SolveOptions&, const Trial&) {
+            return std::make_unique<LyingSolver>();
+          },
+          1};
 }
 
 TEST_CASE("A study solves every trial with every solver and verifies each "
