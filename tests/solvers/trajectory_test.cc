@@ -8,7 +8,10 @@
 
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
+#include "constraints/orientation_goal.h"
+#include "constraints/position_orientation_goal.h"
 #include "solvers/ceres_solver.h"
+#include "solvers/damped_least_squares_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 
@@ -121,6 +124,54 @@ TEST_CASE("Trajectory with a frame callback can drive any goal; the NLP "
                     Contains("num_frames"));
   CHECK_THROWS_WITH(MovePositionGoal(nullptr, LinearPath(start, end)),
                     Contains("null"));
+}
+
+TEST_CASE("The Hermite-path solver reaches a pose goal through frames and "
+          "totals their iterations",
+          "[solvers][trajectory]") {
+  const auto model = testing::SevenDofArm();
+  std::mt19937_64 rng(3);
+  DampedLeastSquaresOptions dls;
+  dls.damping = 0.01;
+  dls.common.max_iterations = 20;
+  dls.common.respect_limits = false;
+  const HermitePathSolver solver(MakeSolver(dls), 25);
+  CHECK(solver.name() == "dls+path");
+  int converged = 0;
+  for (int k = 0; k < 10; ++k) {
+    const Eigen::VectorXd q_goal = testing::UniformPose(*model, &rng);
+    const Eigen::VectorXd q0 = testing::UniformPose(*model, &rng);
+    Problem problem(model);
+    problem.AddGoal(std::make_shared<PositionOrientationGoal>(
+        *model, "tool", testing::SitePoseAt(*model, "tool", q_goal)));
+    const Result result = solver.Solve(problem, q0);
+    REQUIRE(result.goal_errors.size() == 1u);
+    CHECK(result.iterations >= 25);  // at least one iteration per frame
+    if (result.converged()) {
+      ++converged;
+      // The reported errors are the original goal's, at the returned pose.
+      ProblemWorkspace ws(problem);
+      const auto errors = problem.GoalErrors(result.q, &ws);
+      CHECK(errors[0].position == result.goal_errors[0].position);
+      CHECK(errors[0].position <= 1e-6);
+    }
+  }
+  CHECK(converged >= 8);
+}
+
+TEST_CASE("The Hermite-path solver refuses goals it cannot move along a path",
+          "[solvers][trajectory]") {
+  const auto model = testing::SevenDofArm();
+  Problem problem(model);
+  problem.AddGoal(std::make_shared<OrientationGoal>(
+      *model, "tool", Eigen::Matrix3d::Identity()));
+  const HermitePathSolver solver(std::make_shared<LbfgsbSolver>(), 5);
+  const Result result = solver.Solve(problem, model->MidLimits());
+  CHECK(result.status == SolveStatus::kInvalidInput);
+  CHECK_THAT(result.message, Contains("PositionGoal or a PositionOrientationGoal"));
+  REQUIRE_THROWS_WITH(HermitePathSolver(nullptr, 5), Contains("inner is null"));
+  REQUIRE_THROWS_WITH(HermitePathSolver(std::make_shared<LbfgsbSolver>(), 0),
+                      Contains("frames must be >= 1"));
 }
 
 }  // namespace
