@@ -1,18 +1,16 @@
 #include "bench/ik_benchmark.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
+#include "lab/study.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/lbfgsb_solver.h"
@@ -204,50 +202,83 @@ std::vector<BenchmarkSolver> PoseSolvers() {
   return solvers;
 }
 
+namespace {
+
+// A benchmark solver as a Solver of a study: made per target (outside the
+// timed call) with the target it is to reach, which its Solve passes on.
+class TargetSolver final : public Solver {
+ public:
+  TargetSolver(std::string name, TargetSolve solve, Eigen::Isometry3d target)
+      : name_(std::move(name)), solve_(std::move(solve)), target_(target) {}
+  std::string name() const override { return name_; }
+  Result Solve(const Problem&, const Eigen::VectorXd& q0) const override {
+    return solve_(target_, q0);
+  }
+
+ private:
+  std::string name_;
+  TargetSolve solve_;
+  Eigen::Isometry3d target_;
+};
+
+}  // namespace
+
 std::vector<TargetOutcome> RunTargets(
     const std::shared_ptr<const Model>& model, int site,
     const std::vector<BenchmarkTarget>& targets, const BenchmarkSolver& solver,
     const BenchmarkSettings& settings,
     const std::function<void(int)>& progress) {
-  std::vector<TargetOutcome> outcomes(targets.size());
-  const int threads = std::max(1, settings.threads);
-  // Targets are handed out one at a time from a shared counter (dynamic
-  // scheduling), so a thread the OS preempts does not hold back a fixed share
-  // of the batch. Every solve is independent and deterministic (its solver
-  // seeds its own restarts), and its outcome goes to its target's slot, so
-  // the outcomes do not depend on which thread solved what.
-  std::atomic<size_t> next{0};
-  std::atomic<int> done{0};
-  const auto work = [&] {
-    const TargetSolve solve = solver.make(
-        model, site, settings.time_budget_seconds, settings.tolerance);
-    for (size_t k = next++; k < targets.size(); k = next++) {
-      const auto start = std::chrono::steady_clock::now();
-      Result result = solve(targets[k].target, targets[k].seed);
-      const double seconds = std::chrono::duration<double>(
-                                 std::chrono::steady_clock::now() - start)
-                                 .count();
-      TargetOutcome& o = outcomes[k];
-      o.status = result.status;
-      o.claimed = result.converged();
-      o.microseconds = 1e6 * seconds;
-      o.iterations = result.iterations;
-      o.check = Verify(*model, site, result.q, targets[k].target,
-                       settings.tolerance);
-      // A late answer is a failure: the budget is part of the protocol.
-      o.success = o.claimed && o.check.success &&
-                  seconds <= settings.time_budget_seconds;
-      o.q = std::move(result.q);
-      const int finished = ++done;
-      if (progress && threads == 1) progress(finished);
-    }
+  if (targets.empty()) return {};
+  // The protocol as a study (lab/study.h): trial k is target k, started from
+  // its seed; the study hands targets to the threads and keeps each outcome in
+  // its target's slot, so outcomes do not depend on the thread count. The
+  // success test is the protocol's own: the solver's claim, the independent
+  // per-component check (Verify) and the budget — a late answer is a failure.
+  Study study;
+  study.name = "benchmark";
+  study.model = model;
+  study.trials = static_cast<int>(targets.size());
+  study.seed = settings.seed;
+  study.threads = std::max(1, settings.threads);
+  study.time_budget_seconds = settings.time_budget_seconds;
+  study.position_tolerance = study.angle_tolerance = settings.tolerance;
+  study.traced_trials = 0;
+  study.scenario = [&](const TrialContext& context) {
+    Trial trial(model);
+    trial.q0 = targets[context.index].seed;
+    return trial;
   };
-  if (threads == 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
-    for (auto& th : pool) th.join();
+  study.solvers.push_back(
+      {solver.name,
+       [&](const SolveOptions&, const Trial& trial) -> std::unique_ptr<Solver> {
+         return std::make_unique<TargetSolver>(
+             solver.name,
+             solver.make(model, site, settings.time_budget_seconds,
+                         settings.tolerance),
+             targets[trial.index].target);
+       },
+       1});
+  study.accept = [&](const StudyRecord& r) {
+    const Verification check =
+        Verify(*model, site, r.q, targets[r.trial].target, settings.tolerance);
+    return r.claimed && check.success &&
+           r.microseconds <= 1e6 * settings.time_budget_seconds;
+  };
+  const StudyResult result =
+      RunStudy(study, [&](double fraction, const std::string&) {
+        if (progress) progress(static_cast<int>(fraction * targets.size()));
+      });
+  std::vector<TargetOutcome> outcomes(targets.size());
+  for (const StudyRecord& r : result.records) {
+    TargetOutcome& o = outcomes[r.trial];
+    o.status = r.status;
+    o.claimed = r.claimed;
+    o.microseconds = r.microseconds;
+    o.iterations = r.iterations;
+    o.check = Verify(*model, site, r.q, targets[r.trial].target,
+                     settings.tolerance);
+    o.success = r.verified;
+    o.q = r.q;
   }
   return outcomes;
 }

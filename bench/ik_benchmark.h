@@ -172,8 +172,10 @@ struct BenchmarkSummary {
 
 /// Solves every target with `solver` on the tip site of `model` and verifies
 /// every answer independently (Verify); a claimed success counts only if the
-/// check passes and the answer came within the time budget. Outcomes are in
-/// target order whatever the thread count.
+/// check passes and the answer came within the time budget. Runs as a study
+/// (lab/study.h: trial k = target k, one TargetSolve made per target outside
+/// the timed call, the protocol's check as the study's success test).
+/// Outcomes are in target order whatever the thread count.
 std::vector<TargetOutcome> RunTargets(
     const std::shared_ptr<const Model>& model, int site,
     const std::vector<BenchmarkTarget>& targets,

@@ -266,6 +266,7 @@ Trial MakeTrial(const Study& study, const Scenario& scenario, int index,
                                   std::to_string(index) + ": " + e.what());
     }
   }();
+  trial.index = index;
   if (trial.q0.size() == 0) {
     trial.q0 = context.start.size() ? context.start
                : previous.size()    ? previous
@@ -311,14 +312,16 @@ void Verify(const Study& study, const Problem& problem, const Result& result,
     for (GoalError& e : record->errors) {
       e.position = e.angle = e.aim = std::numeric_limits<double>::quiet_NaN();
     }
+    record->verified = study.accept && study.accept(*record);
     return;
   }
   ProblemWorkspace workspace(problem);
   record->errors = problem.GoalErrors(result.q, &workspace);
   record->within_bounds =
       !study.respect_limits || problem.bounds().Contains(result.q, kBoundsSlack);
-  record->verified = record->claimed && record->within_bounds &&
-                     WithinTolerance(study, record->errors);
+  record->verified = study.accept ? study.accept(*record)
+                                  : record->claimed && record->within_bounds &&
+                                        WithinTolerance(study, record->errors);
 }
 
 double Percentile(std::vector<double> v, double p) {

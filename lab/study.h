@@ -125,6 +125,8 @@ const char* StartPoseName(StartPose start);
 /// One trial as a scenario makes it.
 struct Trial {
   explicit Trial(std::shared_ptr<const Model> model) : problem(std::move(model)) {}
+  /// The trial's number, 0-based (set by the study).
+  int index = 0;
   /// The problem every solver solves (its goals and bounds; the study adds
   /// its regularizers).
   Problem problem;
@@ -262,6 +264,11 @@ struct Study {
   /// Trajectory mode: frames at which the figure is drawn (empty: start,
   /// middle and end).
   std::vector<int> drawn_frames;
+  /// Optional: replaces the built-in success test of a solve (the claim
+  /// checked against the recomputed goal errors and the bounds), e.g. with a
+  /// benchmark protocol's own check. Called with the record filled in
+  /// (status, claim, q, time, recomputed errors); must be thread-safe.
+  std::function<bool(const struct StudyRecord&)> accept;
   /// Optional: claims computed from the result (paper vs ours), added to the
   /// report exactly as the reproductions do.
   std::function<void(const struct StudyResult&, ExperimentOutput*)> claims;
@@ -281,7 +288,8 @@ struct StudyRecord {
   int frame = 0;   ///< 1 … frames in trajectory mode; 0 otherwise
   SolveStatus status = SolveStatus::kNotSolved;
   std::string message;
-  /// The solver said converged, and the independent check agrees.
+  /// The solver said converged; the independent check agrees (or, with
+  /// Study::accept, that test passed).
   bool claimed = false;
   bool verified = false;
   bool within_bounds = false;

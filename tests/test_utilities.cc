@@ -1,5 +1,7 @@
 #include "tests/test_utilities.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <string>
 
@@ -109,6 +111,11 @@ double RelativeError(const Eigen::MatrixXd& analytic,
   return ((analytic - numeric).array().abs() /
           numeric.array().abs().max(1.0))
       .maxCoeff();
+}
+
+std::filesystem::path ScratchPath(const std::string& name) {
+  return std::filesystem::temp_directory_path() /
+         (name + "-" + std::to_string(::getpid()));
 }
 
 }  // namespace iklab::testing

@@ -5,6 +5,7 @@
 /// Shared test helpers: random figures of every joint kind, random poses, and
 /// a central-difference checker for Jacobians.
 
+#include <filesystem>
 #include <functional>
 #include <random>
 
@@ -45,6 +46,10 @@ Eigen::MatrixXd NumericJacobian(
 /// |a − n| / max(1, |n|).
 double RelativeError(const Eigen::MatrixXd& analytic,
                      const Eigen::MatrixXd& numeric);
+
+/// A path in the system's temp folder unique to this test process:
+/// `<tmp>/<name>-<pid>` (test runs of several builds may share the machine).
+std::filesystem::path ScratchPath(const std::string& name);
 
 }  // namespace iklab::testing
 

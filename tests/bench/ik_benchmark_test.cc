@@ -136,7 +136,7 @@ TEST_CASE("Target CSV files round-trip and malformed rows are reported with "
   const int site = model.SiteIndex("ee_link");
   const auto targets = GenerateTargets(model, site, 5, 9, SeedMode::kRandom);
   const std::string path =
-      (std::filesystem::temp_directory_path() / "iklab_targets_test.csv")
+      testing::ScratchPath("iklab_targets_test.csv")
           .string();
   WriteTargetsCsv(path, model, targets);
   const auto read = ReadTargetsCsv(path, model.nq());

@@ -11,6 +11,7 @@
 
 #include "experiments/experiments_list.h"
 #include "lab/report.h"
+#include "tests/test_utilities.h"
 
 namespace iklab {
 namespace {
@@ -19,7 +20,7 @@ TEST_CASE("Every registered experiment runs in quick mode and writes a "
           "complete summary",
           "[experiments]") {
   const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "iklab_experiments_test";
+      testing::ScratchPath("iklab_experiments_test");
   std::filesystem::remove_all(dir);
   ExperimentContext context;
   context.seed = 1;

@@ -21,6 +21,7 @@
 #include "solvers/pseudo_inverse_solver.h"
 #include "solvers/two_link_analytic.h"
 #include "tests/solvers/test_arms.h"
+#include "tests/test_utilities.h"
 
 namespace iklab {
 namespace {
@@ -310,7 +311,7 @@ TEST_CASE("A study writes its per-trial CSV, table, JSON and pictures",
   study.trials = 4;
   study.regularization.tikhonov = 1e-4;
   const StudyResult result = RunStudy(study);
-  const auto dir = std::filesystem::temp_directory_path() / "iklab_study_test";
+  const auto dir = testing::ScratchPath("iklab_study_test");
   std::filesystem::remove_all(dir);
   ExperimentOutput out(dir);
   WriteStudyOutputs(study, result, &out);
