@@ -825,8 +825,12 @@ std::string Percent(double fraction) {
   return FormatNumber(100.0 * fraction, 4) + " %";
 }
 
+// Microseconds: three significant digits below 100, whole numbers above
+// (no exponent notation in the tables).
 std::string Micro(double us) {
-  return std::isfinite(us) ? FormatNumber(us, 3) : std::string("–");
+  if (!std::isfinite(us)) return "–";
+  if (us >= 100.0) return std::to_string(static_cast<long long>(std::lround(us)));
+  return FormatNumber(us, 3);
 }
 
 // Planar when every step origin and site of the model stays in z = 0 at a

@@ -32,6 +32,7 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
   BenchmarkSettings settings;
   settings.targets = context.quick ? 20 : 300;
   settings.seed = context.seed;
+  settings.threads = context.threads;
   out->SetParameter("targets_per_robot_and_seed_mode", settings.targets);
   out->SetParameter("time_budget_ms", 1e3 * settings.time_budget_seconds);
   out->SetParameter("tolerance", settings.tolerance);
