@@ -32,23 +32,7 @@ std::shared_ptr<const Model> PlanarArm() {
 
 // The 7-DOF test arm with a second site at the elbow, for multi-site goals.
 std::shared_ptr<const Model> ArmWithElbowSite() {
-  Figure f("base");
-  const double offsets[] = {0.34, 0.0, 0.2, 0.2, 0.2, 0.2, 0.0};
-  std::string parent = "base";
-  for (int i = 0; i < 7; ++i) {
-    Joint j;
-    j.name = "a" + std::to_string(i + 1);
-    j.parent = parent;
-    j.child = "link" + std::to_string(i + 1);
-    j.X_PJ.translation() = Eigen::Vector3d(0, 0, offsets[i]);
-    j.axis = i % 2 == 0 ? Eigen::Vector3d::UnitZ() : Eigen::Vector3d::UnitY();
-    j.WithLimits(i % 2 == 0 ? -2.96 : -2.09, i % 2 == 0 ? 2.96 : 2.09);
-    f.AddJoint(j);
-    parent = j.child;
-  }
-  Site tool{"tool", "link7", Eigen::Isometry3d::Identity()};
-  tool.X_LS.translation() = Eigen::Vector3d(0, 0, 0.126);
-  f.AddSite(tool);
+  Figure f = testing::SevenDofArmFigure();
   f.AddSite({"elbow", "link4", Eigen::Isometry3d::Identity()});
   return std::make_shared<const Model>(f.Compile());
 }

@@ -54,7 +54,7 @@ inline Eigen::VectorXd ParentStart() {
 /// shoulder 0.34 above the base, elbow and wrist 0.4 apart, site "tool"
 /// 0.126 beyond the last joint. Limits ±2.96 rad on the z joints, ±2.09 on
 /// the y joints (as the iiwa's).
-inline std::shared_ptr<const Model> SevenDofArm() {
+inline Figure SevenDofArmFigure() {
   Figure f("base");
   const double offsets[] = {0.34, 0.0, 0.2, 0.2, 0.2, 0.2, 0.0};
   std::string parent = "base";
@@ -73,7 +73,12 @@ inline std::shared_ptr<const Model> SevenDofArm() {
   Site tool{"tool", "link7", Eigen::Isometry3d::Identity()};
   tool.X_LS.translation() = Eigen::Vector3d(0, 0, 0.126);
   f.AddSite(tool);
-  return std::make_shared<const Model>(f.Compile());
+  return f;
+}
+
+/// SevenDofArmFigure(), compiled.
+inline std::shared_ptr<const Model> SevenDofArm() {
+  return std::make_shared<const Model>(SevenDofArmFigure().Compile());
 }
 
 /// Uniform pose within the (finite) limits of `model`.
