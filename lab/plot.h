@@ -84,6 +84,8 @@ void DrawLinePlot(const LinePlot& plot, const std::filesystem::path& dir,
                   const std::string& name);
 void DrawBarChart(const BarChart& chart, const std::filesystem::path& dir,
                   const std::string& name);
+/// Writes `dir/name.gp` and renders `dir/name.png` of a Heatmap.
+/// @throws std::runtime_error as DrawLinePlot.
 void DrawHeatmap(const Heatmap& map, const std::filesystem::path& dir,
                  const std::string& name);
 

@@ -41,7 +41,7 @@ namespace {
 
 using internal::MaxAngle;
 using internal::MaxPosition;
-using internal::RandomPose;
+using internal::RandomModelPose;
 
 constexpr double kBoundsSlack = 1e-9;
 
@@ -59,14 +59,6 @@ std::uint64_t Mix(std::uint64_t seed, std::uint64_t trial,
 
 enum Stream : std::uint64_t { kScenario = 0, kStart = 1, kRestarts = 2 };
 
-
-Eigen::VectorXd MidPose(const Model& model) {
-  Eigen::VectorXd q = model.MidLimits();
-  for (int i = 0; i < q.size(); ++i) {
-    if (!std::isfinite(q(i))) q(i) = 0.0;
-  }
-  return q;
-}
 
 Eigen::Vector3d RandomUnitVector(std::mt19937_64* rng) {
   std::normal_distribution<double> normal;
@@ -117,7 +109,8 @@ void CheckSpec(const Model& model, const GoalSpec& spec, bool nested,
   }
   if (spec.kind == GoalKind::kPose &&
       (!(spec.rotation_weight >= 0.0) || !std::isfinite(spec.rotation_weight))) {
-    fail("rotation weight must be finite and >= 0");
+    fail("rotation weight must be finite and >= 0, got " +
+         std::to_string(spec.rotation_weight));
   }
 }
 
@@ -175,7 +168,7 @@ std::shared_ptr<const Goal> MakeGoal(const Model& model, const Data& data,
     parts.push_back(MakeSimpleGoal(model, data, spec.parts[0], rng));
     Data other(model);
     for (std::size_t i = 1; i < spec.parts.size(); ++i) {
-      ForwardKinematics(model, RandomPose(model, rng), &other);
+      ForwardKinematics(model, RandomModelPose(model, rng), &other);
       parts.push_back(MakeSimpleGoal(model, other, spec.parts[i], rng));
     }
     return std::make_shared<DisjunctiveGoal>(std::move(parts), spec.weight);
@@ -197,7 +190,9 @@ bool WithinTolerance(const Study& study, const std::vector<GoalError>& errors) {
 
 SolveOptions CommonOptions(const Study& study, bool trace) {
   SolveOptions common;
-  common.time_budget_seconds = study.time_budget_seconds;
+  // Traced re-runs record every iterate (allocating): no budget, so the
+  // curve is not cut short where the timed solve was not.
+  common.time_budget_seconds = trace ? 0.0 : study.time_budget_seconds;
   common.position_tolerance =
       study.position_tolerance * study.stop_tolerance_factor;
   common.angle_tolerance = study.angle_tolerance * study.stop_tolerance_factor;
@@ -227,10 +222,10 @@ std::unique_ptr<Solver> MakeStudySolver(const Study& study,
 Eigen::VectorXd StudyStart(const Study& study, int index) {
   switch (study.start) {
     case StartPose::kMidLimits:
-      return MidPose(*study.model);
+      return study.model->MidLimits();
     case StartPose::kRandom: {
       std::mt19937_64 rng(Mix(study.seed, index, kStart));
-      return RandomPose(*study.model, &rng);
+      return RandomModelPose(*study.model, &rng);
     }
     case StartPose::kGiven:
       return study.given_start;
@@ -260,13 +255,19 @@ Trial MakeTrial(const Study& study, const Scenario& scenario, int index,
   if (trial.q0.size() == 0) {
     trial.q0 = context.start.size() ? context.start
                : previous.size()    ? previous
-                                    : MidPose(*study.model);
+                                    : study.model->MidLimits();
   }
   if (trial.q0.size() != study.model->nq() || !trial.q0.allFinite()) {
     throw std::invalid_argument(
         "study '" + study.name + "', trial " + std::to_string(index) +
         ": the start pose must have " + std::to_string(study.model->nq()) +
         " finite entries");
+  }
+  if (trial.problem.goals().empty() && !study.accept) {
+    throw std::invalid_argument(
+        "study '" + study.name + "', trial " + std::to_string(index) +
+        ": the scenario made a problem without goals (nothing to verify; add "
+        "goals, or give Study::accept)");
   }
   if (trial.frames > 0 && !trial.path) {
     throw std::invalid_argument("study '" + study.name + "', trial " +
@@ -280,7 +281,7 @@ Trial MakeTrial(const Study& study, const Scenario& scenario, int index,
   }
   if (reg.joint_centre_bias > 0.0) {
     trial.problem.AddRegularizer(std::make_shared<JointCenterBias>(
-        *study.model, MidPose(*study.model),
+        *study.model, study.model->MidLimits(),
         Eigen::VectorXd::Constant(study.model->nq(), reg.joint_centre_bias)));
   }
   return trial;
@@ -307,11 +308,12 @@ void Verify(const Study& study, const Problem& problem, const Result& result,
   }
   ProblemWorkspace workspace(problem);
   record->errors = problem.GoalErrors(result.q, &workspace);
-  record->within_bounds =
-      !study.respect_limits || problem.bounds().Contains(result.q, kBoundsSlack);
-  record->verified = study.accept ? study.accept(*record)
-                                  : record->claimed && record->within_bounds &&
-                                        WithinTolerance(study, record->errors);
+  record->within_bounds = problem.bounds().Contains(result.q, kBoundsSlack);
+  record->verified =
+      study.accept ? study.accept(*record)
+                   : record->claimed &&
+                         (record->within_bounds || !study.respect_limits) &&
+                         WithinTolerance(study, record->errors);
 }
 
 double Percentile(std::vector<double> v, double p) {
@@ -333,7 +335,6 @@ SolverSummary Summarize(const Study& study, const StudyResult& result,
   double iterations = 0.0;
   int invalid = 0;
   std::string first_invalid;
-  const Eigen::VectorXd* previous = nullptr;
   double steps = 0.0;
   int step_count = 0;
   for (const StudyRecord* r : result.Of(solver)) {
@@ -348,15 +349,13 @@ SolverSummary Summarize(const Study& study, const StudyResult& result,
     if (r->status == SolveStatus::kInvalidInput) {
       if (invalid++ == 0) first_invalid = r->message;
     }
-    if (result.trajectory) {
-      const Eigen::VectorXd& from = r->frame == 1 ? r->q0 : *previous;
-      if (r->q.size() == from.size() && r->q.allFinite()) {
-        const double step = (r->q - from).norm();
-        steps += step;
-        s.max_joint_step = std::max(s.max_joint_step, step);
-        ++step_count;
-      }
-      previous = &r->q;
+    if (result.trajectory && r->q.size() == r->q0.size() &&
+        r->q.allFinite() && r->q0.allFinite()) {
+      // The step this frame took from the pose it started at.
+      const double step = (r->q - r->q0).norm();
+      steps += step;
+      s.max_joint_step = std::max(s.max_joint_step, step);
+      ++step_count;
     }
   }
   if (s.solves == 0) return s;
@@ -397,7 +396,11 @@ void SolveTrial(const Study& study, const Scenario& scenario, int solver_index,
         std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
     Verify(study, trial.problem, result, &record);
     if (poses) poses->push_back(record.q);
-    *previous = record.q.size() ? record.q : trial.q0;
+    // The next trial (StartPose::kPreviousTrial) starts from this answer,
+    // or from this trial's start if the answer is unusable.
+    *previous = record.q.size() == trial.q0.size() && record.q.allFinite()
+                    ? record.q
+                    : trial.q0;
     records->push_back(std::move(record));
     return;
   }
@@ -519,7 +522,7 @@ Scenario RandomTargets(std::vector<GoalSpec> goals) {
   return [goals = std::move(goals)](const TrialContext& context) {
     const Model& model = *context.model;
     Trial trial(context.model);
-    trial.q_generator = RandomPose(model, context.rng);
+    trial.q_generator = RandomModelPose(model, context.rng);
     Data data(model);
     ForwardKinematics(model, trial.q_generator, &data);
     for (const GoalSpec& spec : goals) {
@@ -554,7 +557,7 @@ Scenario HermiteToRandomTarget(std::string site, int frames, bool position_only,
     const int index = model.SiteIndex(site);
     Trial trial(context.model);
     trial.q0 = context.start;
-    trial.q_generator = RandomPose(model, context.rng);
+    trial.q_generator = RandomModelPose(model, context.rng);
     Data data(model);
     ForwardKinematics(model, trial.q0, &data);
     const Eigen::Isometry3d from = SitePose(model, data, index);
@@ -639,8 +642,11 @@ void Study::Validate() const {
   if (!model) fail("no model (set Study::model)");
   if (solvers.empty()) fail("no solvers (add entries to Study::solvers)");
   std::set<std::string> labels;
-  for (const StudySolver& s : solvers) {
-    if (s.label.empty()) fail("a solver has no label");
+  for (std::size_t i = 0; i < solvers.size(); ++i) {
+    const StudySolver& s = solvers[i];
+    if (s.label.empty()) {
+      fail("solvers[" + std::to_string(i) + "] has no label (give each one)");
+    }
     if (!s.make) fail("solver '" + s.label + "' has no factory");
     if (!labels.insert(s.label).second) {
       fail("two solvers are labelled '" + s.label + "'");
@@ -651,7 +657,9 @@ void Study::Validate() const {
   }
   if (trials < 1) fail("trials must be >= 1, got " + std::to_string(trials));
   if (threads < 1) fail("threads must be >= 1, got " + std::to_string(threads));
-  if (traced_trials < 0) fail("traced_trials must be >= 0");
+  if (traced_trials < 0) {
+    fail("traced_trials must be >= 0, got " + std::to_string(traced_trials));
+  }
   auto check_number = [&](double v, const char* field, bool positive) {
     if (!std::isfinite(v) || v < 0.0 || (positive && v == 0.0)) {
       fail(std::string(field) + " must be finite and " +
@@ -724,10 +732,14 @@ StudyResult RunStudy(const Study& study,
   std::vector<std::vector<StudyRecord>> slots(items);
   std::vector<std::vector<Eigen::VectorXd>> first_poses(num_solvers);
   std::atomic<int> next{0};
-  std::atomic<int> done{0};
+  int done = 0;  // guarded by progress_mutex
   std::mutex progress_mutex;
   std::exception_ptr error;
   std::mutex error_mutex;
+  // The scenario, the solver factories, the solvers and `progress` are called
+  // from these threads (study.h says so); every item writes only its slot.
+  // Any exception (from a scenario, a factory or `progress`) stops the hand-
+  // out and is rethrown on the calling thread once all threads have joined.
   auto worker = [&] {
     for (int item = next++; item < items; item = next++) {
       try {
@@ -739,25 +751,25 @@ StudyResult RunStudy(const Study& study,
           SolveTrial(study, scenario, s, t, &previous, &slots[item],
                      t == 0 ? &first_poses[s] : nullptr);
         }
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        ++done;  // under the lock, so reports never go backwards
+        if (progress) {
+          progress(static_cast<double>(done) / items, study.solvers[s].label);
+        }
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!error) error = std::current_exception();
         next = items;  // stop handing out work
       }
-      const int finished = ++done;
-      if (progress) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        const int s = chained ? item : item / study.trials;
-        progress(static_cast<double>(finished) / items,
-                 study.solvers[std::min(s, num_solvers - 1)].label);
-      }
     }
   };
-  const int threads = std::min(study.threads, items);
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
+  {
+    const int threads = std::min(study.threads, items);
+    std::vector<std::thread> pool;
+    for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
+    worker();  // never throws: errors are stored
+    for (std::thread& t : pool) t.join();
+  }
   if (error) std::rethrow_exception(error);
 
   StudyResult result;
@@ -766,12 +778,11 @@ StudyResult RunStudy(const Study& study,
   }
   result.first_trial_poses = std::move(first_poses);
   {
-    // Trial 0 once more for its labels, generating pose and trajectory mode.
+    // Trial 0 once more for its goal labels and trajectory mode.
     const Trial trial0 = MakeTrial(study, scenario, 0, Eigen::VectorXd());
     for (const auto& goal : trial0.problem.goals()) {
       result.goal_labels.push_back(goal->name());
     }
-    result.first_generator = trial0.q_generator;
     result.trajectory = trial0.frames > 0;
     result.frames = trial0.frames;
   }
@@ -783,10 +794,11 @@ StudyResult RunStudy(const Study& study,
   if (!result.trajectory) {
     const int traced = std::min(study.traced_trials, study.trials);
     for (int s = 0; s < num_solvers; ++s) {
-      Eigen::VectorXd previous;
+      const std::vector<const StudyRecord*> records = result.Of(s);
       for (int t = 0; t < traced; ++t) {
-        Trial trial = MakeTrial(study, scenario, t, previous);
-        if (chained && t > 0) trial.q0 = result.Of(s)[t - 1]->q;
+        // The same trial as timed: chained trials start where they did.
+        Trial trial = MakeTrial(study, scenario, t,
+                                chained ? records[t]->q0 : Eigen::VectorXd());
         const auto solver = MakeStudySolver(study, study.solvers[s], trial, t,
                                             /*trace=*/true);
         result.traces[s].push_back(solver->Solve(trial.problem, trial.q0).trace);

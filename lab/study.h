@@ -77,8 +77,9 @@ struct GoalSpec {
   /// Aiming goals: distance of the aim point along the axis (model units,
   /// > 0).
   double distance = 0.5;
-  /// Pose goals: weight of the rotation residual against the position
-  /// residual, w_o in r = [p; w_o·θ] (length units per radian).
+  /// Pose goals: scale c of the rotation residual against the position
+  /// residual, r ≈ [Δp; c·θ] (length units per radian; the goal's
+  /// PositionOrientationScales::w_o is c²).
   double rotation_weight = 1.0;
   /// Weighted sums and disjunctions: their parts (not themselves sums or
   /// disjunctions).
@@ -132,7 +133,8 @@ struct Trial {
   Problem problem;
   /// The start pose; empty = per Study::start.
   Eigen::VectorXd q0;
-  /// The pose that generated the targets, when known (drawn in pictures).
+  /// The pose that generated the targets, when known (a solver factory may
+  /// read it, e.g. the wrist angles an analytic solver is to hold).
   Eigen::VectorXd q_generator;
   /// Trajectory mode: `frames` > 0 frames, `path` moves the problem's goals
   /// to frame k (SolveTrajectory), each solved from the previous frame's
@@ -155,7 +157,8 @@ struct TrialContext {
 
 /// Makes one trial. Called once per (solver, trial) pair, so every solver
 /// gets a fresh problem (paths mutate their goals); it must make the same
-/// trial from the same context. Throw std::invalid_argument for bad input.
+/// trial from the same context, and may be called from several threads at
+/// once (Study::threads). Throw std::invalid_argument for bad input.
 using Scenario = std::function<Trial(const TrialContext& context)>;
 
 /// Random reachable targets: draws a pose within the limits and makes each
@@ -181,9 +184,10 @@ Scenario HermiteToRandomTarget(std::string site, int frames,
 struct StudySolver {
   std::string label;
   /// Makes the solver from the study's common settings (time budget,
-  /// tolerances, limits, trace) for one trial. Most solvers ignore the trial;
-  /// one may read it, e.g. an analytic solver told the wrist angles the
-  /// trial's goal was generated with (Trial::q_generator).
+  /// tolerances, limits, trace) for one trial, outside the timed call; may be
+  /// called from several threads at once. Most solvers ignore the trial; one
+  /// may read it, e.g. an analytic solver told the wrist angles the trial's
+  /// goal was generated with (Trial::q_generator).
   std::function<std::unique_ptr<Solver>(const SolveOptions& common,
                                         const Trial& trial)>
       make;
@@ -193,8 +197,11 @@ struct StudySolver {
 };
 
 /// A StudySolver from any solver's Options (ccd_solver.h, lbfgsb_solver.h,
-/// …): the study's common settings replace options.common, except
-/// max_iterations, which stays the solver's own.
+/// …): the study's common settings (time budget, tolerances, limits, trace)
+/// replace options.common, except max_iterations, which stays the solver's
+/// own. For a solver that must differ from the study in another common
+/// setting (e.g. run with the limits off inside a limits-on study), write the
+/// StudySolver's factory by hand.
 template <typename Options>
 StudySolver Use(std::string label, Options options = {}, int attempts = 1) {
   return {std::move(label),
@@ -221,6 +228,9 @@ std::vector<StudySolver> EverySolver();
 /// EverySolver() restricted to `labels`, in that order.
 /// @throws std::invalid_argument naming an unknown label and the known ones.
 std::vector<StudySolver> Solvers(const std::vector<std::string>& labels);
+
+struct StudyRecord;
+struct StudyResult;
 
 /// The comparison experiment, as data.
 struct Study {
@@ -259,7 +269,8 @@ struct Study {
   /// Worker threads (results do not depend on it).
   int threads = 1;
   /// Convergence curves: the first `traced_trials` trials are solved once
-  /// more, untimed, with a per-iteration trace.
+  /// more with a per-iteration trace, untimed and without the time budget
+  /// (StudyResult::traces; the pictures draw trial 0's).
   int traced_trials = 1;
   /// Trajectory mode: frames at which the figure is drawn (empty: start,
   /// middle and end).
@@ -268,10 +279,10 @@ struct Study {
   /// checked against the recomputed goal errors and the bounds), e.g. with a
   /// benchmark protocol's own check. Called with the record filled in
   /// (status, claim, q, time, recomputed errors); must be thread-safe.
-  std::function<bool(const struct StudyRecord&)> accept;
+  std::function<bool(const StudyRecord&)> accept;
   /// Optional: claims computed from the result (paper vs ours), added to the
   /// report exactly as the reproductions do.
-  std::function<void(const struct StudyResult&, ExperimentOutput*)> claims;
+  std::function<void(const StudyResult&, ExperimentOutput*)> claims;
 
   /// @throws std::invalid_argument naming the field and what to fix: no
   ///   model, no solvers, an unnamed solver or duplicate label, trials < 1,
@@ -292,6 +303,8 @@ struct StudyRecord {
   /// Study::accept, that test passed).
   bool claimed = false;
   bool verified = false;
+  /// q lies within the problem's bounds (1e-9 slack), whether or not the
+  /// study respects the limits.
   bool within_bounds = false;
   double microseconds = 0.0;
   int iterations = 0;
@@ -338,8 +351,6 @@ struct StudyResult {
   /// Per solver, trial 0's poses per frame (frame 0 = start) in trajectory
   /// mode; the start and the answer otherwise.
   std::vector<std::vector<Eigen::VectorXd>> first_trial_poses;
-  /// Trial 0's generating pose (may be empty).
-  Eigen::VectorXd first_generator;
   bool trajectory = false;
   int frames = 0;
   double wall_seconds = 0.0;
@@ -360,11 +371,13 @@ StudyResult RunStudy(const Study& study,
 
 /// The standard outputs in out->dir(): trials.csv (per solve: solver, trial,
 /// frame, status, success, µs, iterations, evaluations, per-goal errors, q),
-/// solvers.csv and a table per solver, study.json, and pictures: success
-/// rates, time distributions (CDF, log axis), convergence curves, and in
-/// trajectory mode per-frame errors, joint steps and the figure at
-/// Study::drawn_frames (planar figures in their plane, 3D ones in two
-/// projections). Then the study's claims, if any.
+/// the report's table with a row per solver (also solvers.csv), study.json,
+/// and pictures: success rates, time distributions (CDF, log axis),
+/// convergence curves, and in trajectory mode per-frame errors, joint steps
+/// and the figure at Study::drawn_frames (planar figures in their plane, 3D
+/// ones in two projections). Then the study's claims, if any.
+/// @throws std::runtime_error if a file cannot be written or gnuplot fails
+///   (the message names the file, or says how to install gnuplot).
 void WriteStudyOutputs(const Study& study, const StudyResult& result,
                        ExperimentOutput* out);
 

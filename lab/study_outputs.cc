@@ -26,7 +26,7 @@ namespace iklab {
 
 using internal::MaxAngle;
 using internal::MaxPosition;
-using internal::RandomPose;
+using internal::RandomModelPose;
 
 namespace {
 
@@ -48,7 +48,7 @@ bool IsPlanar(const Model& model, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   Data data(model);
   for (int k = 0; k < 4; ++k) {
-    ForwardKinematics(model, RandomPose(model, &rng), &data);
+    ForwardKinematics(model, RandomModelPose(model, &rng), &data);
     for (int step = 0; step < model.num_steps(); ++step) {
       if (std::abs(data.X_W(step).translation().z()) > 1e-9) return false;
     }

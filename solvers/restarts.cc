@@ -16,6 +16,8 @@ double Uniform01(std::mt19937_64* rng) {
   return static_cast<double>((*rng)() >> 11) * 0x1.0p-53;
 }
 
+}  // namespace
+
 Eigen::VectorXd RandomPose(const Bounds& bounds, std::mt19937_64* rng) {
   constexpr double kPi = 3.14159265358979323846;
   Eigen::VectorXd q(bounds.size());
@@ -31,8 +33,6 @@ Eigen::VectorXd RandomPose(const Bounds& bounds, std::mt19937_64* rng) {
   }
   return q;
 }
-
-}  // namespace
 
 bool RestartOptions::IsValid(std::string* why) const {
   std::ostringstream out;

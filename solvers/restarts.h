@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 
 #include <Eigen/Core>
@@ -32,6 +33,12 @@ struct RestartOptions {
   /// True if the fields are in range; otherwise says why.
   bool IsValid(std::string* why) const;
 };
+
+/// A pose drawn uniformly within `bounds`, the same on every standard library
+/// (53-bit uniforms from the generator, not std::uniform_real_distribution).
+/// A coordinate with one finite bound is drawn from the 2π next to it
+/// ([lo, lo + 2π] or [hi − 2π, hi]); an unbounded one from [−π, π].
+Eigen::VectorXd RandomPose(const Bounds& bounds, std::mt19937_64* rng);
 
 /// Solves with `solver` from q0, then from random poses, and returns the
 /// first converged Result — or, if none converges, the attempt with the

@@ -159,7 +159,11 @@ Result HermitePathSolver::Solve(const Problem& problem,
     result.function_evaluations += f.function_evaluations;
     result.jacobian_evaluations += f.jacobian_evaluations;
   }
-  result.initial_potential = frames.front().initial_potential;
+  {
+    // The potential of the original problem at q0, not of frame 1's target.
+    ProblemWorkspace workspace(problem);
+    result.initial_potential = problem.EvaluatePotential(q0, &workspace, nullptr);
+  }
   result.wall_time_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (result.q.size() == model.nq() && result.q.allFinite()) {

@@ -79,9 +79,12 @@ std::vector<Result> SolveTrajectory(const Solver& solver, Problem* problem,
 /// `inner` from the previous frame's answer (SolveTrajectory); the last
 /// frame's target is the goal. Regularizers and bounds are kept.
 ///
-/// The Result is the last frame's, with its goal errors recomputed on the
-/// original problem; iterations, evaluations and wall time are totals over
-/// the path. Any other goal set is kInvalidInput. Name "<inner>+path".
+/// The Result is the last frame's (its trace too), with its goal errors
+/// recomputed on the original problem and the original problem's initial
+/// potential; iterations, evaluations and wall time are totals over the
+/// path. The inner solver's time budget applies to each frame, so a path
+/// may take up to `frames` budgets. Any other goal set is kInvalidInput.
+/// Name "<inner>+path".
 class HermitePathSolver final : public Solver {
  public:
   /// @throws std::invalid_argument if `inner` is null or frames < 1.

@@ -214,7 +214,8 @@ Study TableStudy(const ArmSetup& arm, Task task, std::vector<Trial> trials,
   study.respect_limits = limits;
   study.traced_trials = 0;
   for (const Method& m : methods) study.solvers.push_back(m.solver);
-  study.scenario = [&arm, task, trials = std::move(trials)](
+  // By value: the study may outlive the caller's ArmSetup.
+  study.scenario = [arm, task, trials = std::move(trials)](
                        const TrialContext& context) {
     const tolani::Trial& t = trials[context.index];
     iklab::Trial trial(arm.model);

@@ -6,6 +6,7 @@
 /// (study_outputs.cc). Not installed.
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -13,30 +14,30 @@
 
 #include "constraints/goal.h"
 #include "framework/model.h"
+#include "solvers/restarts.h"
 
 namespace iklab::internal {
 
-/// Uniform within the model's limits; unbounded coordinates in (−π, π].
-inline Eigen::VectorXd RandomPose(const Model& model, std::mt19937_64* rng) {
-  Eigen::VectorXd q(model.nq());
-  for (int i = 0; i < model.nq(); ++i) {
-    const bool bounded = model.bounded(i);
-    const double lo = bounded ? model.lower()(i) : -M_PI;
-    const double hi = bounded ? model.upper()(i) : M_PI;
-    q(i) = std::uniform_real_distribution<double>(lo, hi)(*rng);
-  }
-  return q;
+/// A pose uniform within the model's limits (RandomPose of restarts.h).
+inline Eigen::VectorXd RandomModelPose(const Model& model, std::mt19937_64* rng) {
+  return RandomPose(Bounds::FromModel(model), rng);
 }
 
-/// Largest position / angle error over a solve's goals.
+/// Largest position / angle error over a solve's goals; +∞ when one is not
+/// a number (a solve that produced no usable pose is the worst, not the
+/// best).
 inline double MaxPosition(const std::vector<GoalError>& errors) {
   double m = 0.0;
-  for (const GoalError& e : errors) m = std::max(m, e.position);
+  for (const GoalError& e : errors) {
+    m = std::isnan(e.position) ? HUGE_VAL : std::max(m, e.position);
+  }
   return m;
 }
 inline double MaxAngle(const std::vector<GoalError>& errors) {
   double m = 0.0;
-  for (const GoalError& e : errors) m = std::max(m, e.angle);
+  for (const GoalError& e : errors) {
+    m = std::isnan(e.angle) ? HUGE_VAL : std::max(m, e.angle);
+  }
   return m;
 }
 
