@@ -1,4 +1,4 @@
-// The standard IK benchmark protocol on the real robots of the shared data
+// The standard IK benchmark protocol on the shipped robot models (data/robots)
 // (experiments/ik_benchmark.h): random reachable poses, 1e-5 per-component
 // tolerance checked by an independent FK, 5 ms budget per solve, seeds at
 // mid-limits and at random poses; every iklab solver that takes a full pose
@@ -17,11 +17,12 @@
 #include <algorithm>
 #include <map>
 
-#include "lab/experiment.h"
-#include "experiments/experiments_list.h"
 #include "bench/ik_benchmark.h"
-#include "lab/plot.h"
+#include "experiments/experiments_list.h"
 #include "framework/urdf_loader.h"
+#include "lab/data.h"
+#include "lab/experiment.h"
+#include "lab/plot.h"
 
 namespace iklab {
 
@@ -38,7 +39,7 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
   out->SetParameter("rotation_weight", 0.4);
   out->SetParameter("threads", settings.threads);
 
-  const auto robots = StandardRobots(IKLAB_SHARED_DATA_DIR);
+  const auto robots = StandardRobots(DataDirectory().string());
   const auto solvers = PoseSolvers();
   const SeedMode modes[] = {SeedMode::kMidLimits, SeedMode::kRandom};
   std::vector<BenchmarkSummary> summaries;
