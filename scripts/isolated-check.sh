@@ -14,10 +14,12 @@ root="$(mktemp -d "${TMPDIR:-/tmp}/iklab-isolated-XXXXXX")"
 if [ "${KEEP:-0}" != "1" ]; then
   trap 'rm -rf "$root"' EXIT
 fi
-git clone --quiet . "$root/iklab"
-cd "$root/iklab"
+# The clone keeps the repository's folder name, so that with CCACHE_BASEDIR
+# at its parent the compilations of the usual build are reused.
+name="$(basename "$PWD")"
+git clone --quiet . "$root/$name"
+cd "$root/$name"
 echo "isolated clone: $PWD ($(git rev-parse --short HEAD)); beside it: $(ls -A "$root")"
-# Compilations are reused through ccache when it is installed.
 export CCACHE_BASEDIR="$root"
 
 # No data folder from the environment either.
