@@ -103,8 +103,20 @@ int RunBenchCommand(const BenchCommandOptions& o) {
     }
     const std::string data =
         o.data_dir.empty() ? DataDirectory().string() : o.data_dir;
+    const std::string origin =
+        o.data_dir.empty() ? DataDirectoryOrigin() : "--data";
     for (const auto& r : StandardRobots(data)) {
-      if (Selected(o.robots, r.name)) robots.push_back(r);
+      if (!Selected(o.robots, r.name)) continue;
+      if (!std::filesystem::exists(r.urdf_path)) {
+        std::fprintf(stderr,
+                     "iklab bench: robot model '%s' not found (data folder "
+                     "from %s); pass --data DIR or set the environment "
+                     "variable IKLAB_DATA_DIR to a folder that holds "
+                     "robots/\n",
+                     r.urdf_path.c_str(), origin.c_str());
+        return 2;
+      }
+      robots.push_back(r);
     }
     for (const auto& name : o.robots) {
       bool known = false;

@@ -38,6 +38,9 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
   out->SetParameter("tolerance", settings.tolerance);
   out->SetParameter("rotation_weight", 0.4);
   out->SetParameter("threads", settings.threads);
+  out->SetParameter("joint_limits",
+                    "soft: URDF <limit> narrowed to <safety_controller> soft "
+                    "limits where given (as MoveIt and TRAC-IK read URDF)");
 
   const auto robots = StandardRobots(DataDirectory().string());
   const auto solvers = PoseSolvers();

@@ -102,10 +102,10 @@ TEST_CASE("URDF soft limits that leave no range are rejected with the joint",
   CHECK_NOTHROW(LoadUrdfFromString(SoftLimitUrdf(outside), "soft", hard));
 }
 
-TEST_CASE(
-    "The shipped PR2 arm and the upstream PR2 file narrow the same five arm "
-    "joints to their soft limits",
-    "[framework][urdf]") {
+// Checks that the PR2 right-arm chain of the URDF at `path` has the five
+// soft-limited arm joints narrowed by the defaults, and the rolls unbounded.
+void CheckPr2ArmSoftLimits(const std::string& path) {
+  INFO(path);
   const char* const kArmJoints[] = {
       "r_shoulder_pan_joint", "r_shoulder_lift_joint", "r_upper_arm_roll_joint",
       "r_elbow_flex_joint", "r_wrist_flex_joint"};
@@ -115,37 +115,43 @@ TEST_CASE(
                               {-3.75, 0.65},
                               {-2.1213, -0.15},
                               {-1.994, -0.1}};
-  const auto check = [&](const std::string& path) {
-    INFO(path);
-    const UrdfFigure urdf =
-        LoadUrdfChain(path, "torso_lift_link", "r_wrist_roll_link");
-    CHECK(
-        urdf.soft_limited_joints ==
+  const UrdfFigure urdf =
+      LoadUrdfChain(path, "torso_lift_link", "r_wrist_roll_link");
+  CHECK(urdf.soft_limited_joints ==
         std::vector<std::string>(std::begin(kArmJoints), std::end(kArmJoints)));
-    const Model model = urdf.figure.Compile();
-    UrdfOptions hard_options;
-    hard_options.soft_limits = UrdfSoftLimits::kIgnore;
-    const Model hard = LoadUrdfChain(path, "torso_lift_link",
-                                     "r_wrist_roll_link", hard_options)
-                           .figure.Compile();
-    for (int k = 0; k < 5; ++k) {
-      INFO(kArmJoints[k]);
-      const int i = model.DofIndex(kArmJoints[k]);
-      CHECK(model.lower()[i] == kSoft[k][0]);
-      CHECK(model.upper()[i] == kSoft[k][1]);
-      // 0.1–0.2 rad narrower than the hard range on at least one side.
-      const double narrowed = (model.lower()[i] - hard.lower()[i]) +
-                              (hard.upper()[i] - model.upper()[i]);
-      CHECK(narrowed >= 0.1 - 1e-12);
-      CHECK(narrowed <= 0.4 + 1e-12);
-    }
-    // The forearm and wrist roll joints are continuous: unbounded either way.
-    CHECK_FALSE(model.bounded(model.DofIndex("r_forearm_roll_joint")));
-    CHECK_FALSE(model.bounded(model.DofIndex("r_wrist_roll_joint")));
-  };
-  check(testing::ShippedDataFile("robots/pr2_right_arm.urdf"));
+  const Model model = urdf.figure.Compile();
+  UrdfOptions hard_options;
+  hard_options.soft_limits = UrdfSoftLimits::kIgnore;
+  const Model hard =
+      LoadUrdfChain(path, "torso_lift_link", "r_wrist_roll_link", hard_options)
+          .figure.Compile();
+  for (int k = 0; k < 5; ++k) {
+    INFO(kArmJoints[k]);
+    const int i = model.DofIndex(kArmJoints[k]);
+    CHECK(model.lower()[i] == kSoft[k][0]);
+    CHECK(model.upper()[i] == kSoft[k][1]);
+    // 0.1–0.2 rad narrower than the hard range on each side.
+    CHECK(model.lower()[i] - hard.lower()[i] >= 0.1 - 1e-9);
+    CHECK(model.lower()[i] - hard.lower()[i] <= 0.2 + 1e-9);
+    CHECK(hard.upper()[i] - model.upper()[i] >= 0.1 - 1e-9);
+    CHECK(hard.upper()[i] - model.upper()[i] <= 0.2 + 1e-9);
+  }
+  // The forearm and wrist roll joints are continuous: unbounded either way.
+  CHECK_FALSE(model.bounded(model.DofIndex("r_forearm_roll_joint")));
+  CHECK_FALSE(model.bounded(model.DofIndex("r_wrist_roll_joint")));
+}
+
+TEST_CASE("The shipped PR2 arm narrows its five soft-limited joints by default",
+          "[framework][urdf]") {
+  CheckPr2ArmSoftLimits(testing::ShippedDataFile("robots/pr2_right_arm.urdf"));
+}
+
+TEST_CASE(
+    "The upstream PR2 description narrows the same five arm joints to their "
+    "soft limits",
+    "[framework][urdf]") {
   IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
-  check(testing::UpstreamDataFile("robots/pr2.urdf"));
+  CheckPr2ArmSoftLimits(testing::UpstreamDataFile("robots/pr2.urdf"));
 }
 
 }  // namespace
