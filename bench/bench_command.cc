@@ -118,6 +118,8 @@ int RunBenchCommand(const BenchCommandOptions& o) {
       }
       robots.push_back(r);
     }
+    std::fprintf(stderr, "iklab bench: robot models from %s (%s)\n",
+                 data.c_str(), origin.c_str());
     for (const auto& name : o.robots) {
       bool known = false;
       for (const auto& r : StandardRobots(data)) known |= r.name == name;
