@@ -4,12 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+
 #include <nlohmann/json.hpp>
 
 #include "bench/ik_benchmark.h"
-#include "framework/urdf_loader.h"
 #include "lab/data.h"
 #include "lab/report.h"
+#include "framework/urdf_loader.h"
 
 namespace iklab {
 

@@ -46,8 +46,6 @@
 //
 //   ./build-rel/benchmarks/iklab_benchmarks --benchmark_filter=Scaling
 //       --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
-#include <benchmark/benchmark.h>
-
 #include <algorithm>
 #include <memory>
 #include <random>
@@ -55,11 +53,13 @@
 #include <thread>
 #include <vector>
 
-#include "bench/ik_benchmark.h"
+#include <benchmark/benchmark.h>
+
 #include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
+#include "bench/ik_benchmark.h"
 #include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"

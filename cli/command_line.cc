@@ -2,13 +2,14 @@
 
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <functional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "bench/bench_command.h"
 #include "cli/retarget_command.h"

@@ -17,9 +17,10 @@
 /// DIR/retargeted.bvh (the skeleton with the solved motion, readable by any
 /// BVH tool), and prints a one-line summary.
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 namespace iklab {
 

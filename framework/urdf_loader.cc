@@ -1,9 +1,5 @@
 #include "framework/urdf_loader.h"
 
-#include <console_bridge/console.h>
-#include <tinyxml.h>
-#include <urdf_parser/urdf_parser.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +10,10 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
+
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
 
 #include "framework/internal/check.h"
 

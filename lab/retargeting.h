@@ -15,11 +15,12 @@
 ///     RetargetRun run = Retarget(model, sites, frames, targets, solver,
 ///                                Eigen::VectorXd::Zero(model->nq()));
 
-#include <Eigen/Core>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <Eigen/Core>
 
 #include "framework/bvh_loader.h"
 #include "framework/model.h"

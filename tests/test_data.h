@@ -13,8 +13,9 @@
 /// shows such tests as skipped (SKIP_REGULAR_EXPRESSION in
 /// tests/CMakeLists.txt). Catch2 2.x has no SKIP macro.
 
-#include <catch2/catch.hpp>
 #include <string>
+
+#include <catch2/catch.hpp>
 
 namespace iklab::testing {
 

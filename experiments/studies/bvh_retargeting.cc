@@ -54,14 +54,14 @@
 
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
-#include "experiments/experiments_list.h"
-#include "framework/bvh_loader.h"
-#include "framework/kinematics.h"
-#include "lab/data.h"
 #include "lab/experiment.h"
+#include "experiments/experiments_list.h"
 #include "lab/plot.h"
+#include "lab/data.h"
 #include "lab/retargeting.h"
 #include "lab/walk_cycle.h"
+#include "framework/bvh_loader.h"
+#include "framework/kinematics.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/lbfgsb_solver.h"
 

@@ -17,12 +17,12 @@
 #include <algorithm>
 #include <map>
 
-#include "bench/ik_benchmark.h"
-#include "experiments/experiments_list.h"
-#include "framework/urdf_loader.h"
-#include "lab/data.h"
 #include "lab/experiment.h"
+#include "experiments/experiments_list.h"
+#include "bench/ik_benchmark.h"
 #include "lab/plot.h"
+#include "lab/data.h"
+#include "framework/urdf_loader.h"
 
 namespace iklab {
 

@@ -1,10 +1,11 @@
 #include "bench/ik_benchmark.h"
 
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
+
+#include <catch2/catch.hpp>
 
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"

@@ -1,9 +1,10 @@
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "cli/command_line.h"
 #include "framework/bvh_loader.h"

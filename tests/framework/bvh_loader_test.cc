@@ -1,6 +1,5 @@
 #include "framework/bvh_loader.h"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -8,6 +7,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "framework/kinematics.h"
 #include "framework/model.h"

@@ -1,10 +1,11 @@
 #include "framework/bvh_writer.h"
 
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "framework/bvh_loader.h"
 #include "framework/kinematics.h"

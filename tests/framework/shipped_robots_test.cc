@@ -3,12 +3,13 @@
 // those files: same chain, FK equal to 1e-9 on 1,000 random configurations,
 // same limits.
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "bench/ik_benchmark.h"
 #include "framework/kinematics.h"

@@ -1,9 +1,10 @@
 #include "framework/urdf_loader.h"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "framework/kinematics.h"
 #include "framework/model.h"

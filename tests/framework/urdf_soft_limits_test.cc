@@ -1,8 +1,9 @@
 // URDF <safety_controller> soft limits: narrowed by default (MoveIt's and
 // TRAC-IK's convention), or ignored on request.
 
-#include <catch2/catch.hpp>
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "framework/model.h"
 #include "framework/urdf_loader.h"

@@ -1,9 +1,10 @@
 #include "lab/data.h"
 
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+
+#include <catch2/catch.hpp>
 
 #include "tests/test_data.h"
 

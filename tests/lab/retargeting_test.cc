@@ -1,9 +1,10 @@
 #include "lab/retargeting.h"
 
-#include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "framework/kinematics.h"
 #include "lab/walk_cycle.h"
