@@ -46,10 +46,13 @@ Lookup FindDataDirectory() {
   if (std::filesystem::path dir = NextToProgram(); !dir.empty()) {
     return {dir, "installed package"};
   }
-  if (IsDirectory(IKLAB_INSTALL_DATA_DIR)) {
-    return {IKLAB_INSTALL_DATA_DIR, "installed package"};
+  // The source tree before the configured install prefix, so that a
+  // build-tree program never reads an older installed copy.
+  if (IsDirectory(IKLAB_SOURCE_DATA_DIR) ||
+      !IsDirectory(IKLAB_INSTALL_DATA_DIR)) {
+    return {IKLAB_SOURCE_DATA_DIR, "source tree"};
   }
-  return {IKLAB_SOURCE_DATA_DIR, "source tree"};
+  return {IKLAB_INSTALL_DATA_DIR, "installed package"};
 }
 
 }  // namespace

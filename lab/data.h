@@ -10,11 +10,12 @@
 ///  3. the installed package's folder next to the running program,
 ///     `<prefix>/share/iklab/data` for `<prefix>/bin/iklab` (found through
 ///     /proc/self/exe), when it exists;
-///  4. the installed package's folder `<install prefix>/share/iklab/data` as
-///     configured at build time, when it exists (programs of your own linked
-///     to the installed libraries);
-///  5. the `data/` folder of the source tree the library was built from
-///     (build-tree programs and tests).
+///  4. the `data/` folder of the source tree the library was built from,
+///     when it exists (build-tree programs and tests; before rule 5, so that
+///     they never read an older installed copy);
+///  5. the installed package's folder `<install prefix>/share/iklab/data` as
+///     configured at build time (programs of your own linked to the installed
+///     libraries, once the source tree is gone).
 ///
 /// Nothing here depends on any folder outside the project.
 
