@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/ik_benchmark.h"
+#include "lab/data.h"
 #include "lab/report.h"
 #include "framework/urdf_loader.h"
 
@@ -15,8 +16,15 @@ namespace iklab {
 
 void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
   command->add_option("--data", o->data_dir,
-                      "Folder holding robots/ (default: the shared data "
-                      "folder next to the source tree)");
+                      "Folder holding robots/ (default: the shipped data; "
+                      "IKLAB_DATA_DIR overrides it)");
+  command
+      ->add_option("--limits", o->joint_limits,
+                   "Joint limits read from URDF: soft (<limit> narrowed to "
+                   "<safety_controller> soft limits, as MoveIt and TRAC-IK "
+                   "do) or hard (<limit> only)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"soft", "hard"}));
   command
       ->add_option("--robots", o->robots,
                    "Robots to run (default: all): panda, iiwa14, gen3, "
@@ -94,10 +102,25 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                    "--tip (the targets are for one chain)\n");
       return 2;
     }
-    const std::string data = o.data_dir.empty() ? IKLAB_SHARED_DATA_DIR : o.data_dir;
+    const std::string data =
+        o.data_dir.empty() ? DataDirectory().string() : o.data_dir;
+    const std::string origin =
+        o.data_dir.empty() ? DataDirectoryOrigin() : "--data";
     for (const auto& r : StandardRobots(data)) {
-      if (Selected(o.robots, r.name)) robots.push_back(r);
+      if (!Selected(o.robots, r.name)) continue;
+      if (!std::filesystem::exists(r.urdf_path)) {
+        std::fprintf(stderr,
+                     "iklab bench: robot model '%s' not found (data folder "
+                     "from %s); pass --data DIR or set the environment "
+                     "variable IKLAB_DATA_DIR to a folder that holds "
+                     "robots/\n",
+                     r.urdf_path.c_str(), origin.c_str());
+        return 2;
+      }
+      robots.push_back(r);
     }
+    std::fprintf(stderr, "iklab bench: robot models from %s (%s)\n",
+                 data.c_str(), origin.c_str());
     for (const auto& name : o.robots) {
       bool known = false;
       for (const auto& r : StandardRobots(data)) known |= r.name == name;
@@ -135,6 +158,13 @@ int RunBenchCommand(const BenchCommandOptions& o) {
     }
   }
 
+  std::fprintf(stderr, "iklab bench: joint limits: %s\n",
+               o.joint_limits == "hard"
+                   ? "hard (URDF <limit> only; --limits soft narrows them "
+                     "to <safety_controller> soft limits)"
+                   : "soft (URDF <limit> narrowed to <safety_controller> "
+                     "soft limits where given, as MoveIt and TRAC-IK do; "
+                     "--limits hard for <limit> only)");
   BenchmarkSettings settings;
   settings.targets = o.targets;
   settings.seed = o.seed;
@@ -147,9 +177,22 @@ int RunBenchCommand(const BenchCommandOptions& o) {
   for (const BenchmarkRobot& robot : robots) {
     std::shared_ptr<const Model> model;
     try {
-      UrdfFigure urdf =
-          LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link);
+      UrdfOptions urdf_options;
+      urdf_options.soft_limits = o.joint_limits == "hard"
+                                     ? UrdfSoftLimits::kIgnore
+                                     : UrdfSoftLimits::kNarrow;
+      UrdfFigure urdf = LoadUrdfChain(robot.urdf_path, robot.base_link,
+                                      robot.tip_link, urdf_options);
       model = std::make_shared<const Model>(urdf.figure.Compile());
+      if (!urdf.soft_limited_joints.empty()) {
+        std::fprintf(stderr,
+                     "%s: soft limits narrow %zu joint(s):", robot.name.c_str(),
+                     urdf.soft_limited_joints.size());
+        for (const auto& j : urdf.soft_limited_joints) {
+          std::fprintf(stderr, " %s", j.c_str());
+        }
+        std::fprintf(stderr, "\n");
+      }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "iklab bench: %s\n", e.what());
       return 2;
@@ -203,11 +246,18 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                       {"budget_ms", o.budget_ms},
                       {"tolerance", o.tolerance},
                       {"threads", o.threads},
+                      {"joint_limits", o.joint_limits},
                       {"kdl_baselines_built", KdlBaselinesBuilt()}};
   std::ofstream csv(o.out_dir + "/summary.csv");
   csv << "robot,dofs,seed_mode,solver,targets,solve_rate,mean_us,median_us,"
          "p95_us,p99_us,mean_iterations,false_claims\n";
   std::ofstream md(o.out_dir + "/summary.md");
+  md << "Joint limits: " << o.joint_limits
+     << (o.joint_limits == "soft"
+             ? " (URDF <limit> narrowed to <safety_controller> soft limits "
+               "where given, as MoveIt and TRAC-IK do)"
+             : " (URDF <limit> only, soft limits ignored)")
+     << ".\n\n";
   md << "| robot | DOF | seed | solver | solve rate | mean µs | median µs | "
         "p95 µs | p99 µs | iterations |\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";

@@ -25,6 +25,9 @@ struct BenchCommandOptions {
   double tolerance = 1e-5;
   int threads = 1;
   std::string out_dir = "bench-out";
+  /// "soft": URDF <limit> narrowed to <safety_controller> soft limits (as
+  /// MoveIt and TRAC-IK read them); "hard": <limit> only.
+  std::string joint_limits = "soft";
   // Bring your own robot and targets.
   std::string urdf;
   std::string base_link;

@@ -27,17 +27,16 @@ using internal::ThrowInvalidArgument;
 
 std::vector<BenchmarkRobot> StandardRobots(const std::string& data_dir) {
   const std::string robots = data_dir + "/robots/";
-  // Base → tip chains as ../shared/data/README.md lists them; the tip is the
-  // last link of the arm proper (flange/hand frame), as TRAC-IK's benchmarks
-  // use. Baxter and PR2 contribute their right/left arm.
+  // The arms of the shipped models (data/robots, kinematics only); the tip is
+  // the last link of the arm proper (flange/hand frame), as TRAC-IK's
+  // benchmarks use. Baxter and PR2 contribute their left/right arm.
   return {
-      {"panda", robots + "franka_panda.urdf", "panda_link0", "panda_hand"},
-      {"iiwa14", robots + "kuka_iiwa14.urdf", "base", "iiwa_link_ee"},
-      {"gen3", robots + "kinova_gen3_7dof.urdf", "base_link",
-       "end_effector_link"},
+      {"panda", robots + "panda.urdf", "panda_link0", "panda_hand"},
+      {"iiwa14", robots + "iiwa14.urdf", "base", "iiwa_link_ee"},
+      {"gen3", robots + "gen3.urdf", "base_link", "end_effector_link"},
       {"ur5", robots + "ur5.urdf", "base_link", "ee_link"},
-      {"baxter_left", robots + "baxter.urdf", "base", "left_gripper"},
-      {"pr2_right", robots + "pr2.urdf", "torso_lift_link",
+      {"baxter_left", robots + "baxter_left_arm.urdf", "base", "left_gripper"},
+      {"pr2_right", robots + "pr2_right_arm.urdf", "torso_lift_link",
        "r_wrist_roll_link"},
   };
 }

@@ -40,8 +40,9 @@ struct BenchmarkRobot {
   std::string tip_link;
 };
 
-/// The robots of ../shared/data/robots with their arm chains (6- and 7-DOF).
-/// @param data_dir the folder holding robots/ (the shared data folder).
+/// The shipped robot models (data/robots: Panda, iiwa14, Gen3, UR5, Baxter's
+/// left arm, PR2's right arm) with their arm chains (6- and 7-DOF).
+/// @param data_dir the folder holding robots/ (usually DataDirectory()).
 std::vector<BenchmarkRobot> StandardRobots(const std::string& data_dir);
 
 /// One target of the protocol.

@@ -63,6 +63,7 @@
 #include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
+#include "lab/data.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/damped_least_squares_solver.h"
 #include "solvers/lbfgsb_solver.h"
@@ -83,7 +84,7 @@ namespace {
 
 void BM_ScalingThreads(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(0));
-  const std::string data = IKLAB_SHARED_DATA_DIR;
+  const std::string data = DataDirectory().string();
   const BenchmarkRobot panda = StandardRobots(data).front();
   const UrdfFigure urdf =
       LoadUrdfChain(panda.urdf_path, panda.base_link, panda.tip_link);

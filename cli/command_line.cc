@@ -12,6 +12,8 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/bench_command.h"
+#include "cli/retarget_command.h"
+#include "lab/data.h"
 #include "lab/report.h"
 
 namespace iklab {
@@ -68,6 +70,7 @@ struct RunOptions {
   std::uint64_t seed = 1;
   bool quick = false;
   int threads = 1;
+  std::string data_dir;
 };
 
 int List(const std::vector<Experiment>& experiments) {
@@ -104,6 +107,14 @@ int Run(const std::vector<Experiment>& experiments, const RunOptions& options,
     return 2;
   }
 
+  if (!options.data_dir.empty()) {
+    try {
+      SetDataDirectory(options.data_dir);
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "%s: %s\n", program.name.c_str(), e.what());
+      return 2;
+    }
+  }
   ExperimentContext context;
   context.seed = options.seed;
   context.quick = options.quick;
@@ -150,6 +161,9 @@ int RunCommandLine(int argc, const char* const* argv,
       ->capture_default_str();
   run->add_option("--seed,-s", run_options.seed, "Seed for every random draw")
       ->capture_default_str();
+  run->add_option("--data", run_options.data_dir,
+                  "Data folder (default: the shipped data; IKLAB_DATA_DIR "
+                  "overrides it)");
   run->add_flag("--quick", run_options.quick,
                 "Reduced configuration (fewer trials)");
   run->add_option("--threads,-j", run_options.threads,
@@ -165,6 +179,13 @@ int RunCommandLine(int argc, const char* const* argv,
       "poses, solve rate and time per solve for every solver");
   AddBenchOptions(bench, &bench_options);
 
+  RetargetCommandOptions retarget_options;
+  CLI::App* retarget = app.add_subcommand(
+      "retarget",
+      "Retarget your own BVH motion by effector positions (hands, feet, "
+      "head): solved frame by frame, written as BVH");
+  AddRetargetOptions(retarget, &retarget_options);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -172,6 +193,7 @@ int RunCommandLine(int argc, const char* const* argv,
   }
 
   if (bench->parsed()) return RunBenchCommand(bench_options);
+  if (retarget->parsed()) return RunRetargetCommand(retarget_options);
   if (list->parsed()) return List(experiments);
   return Run(experiments, run_options, program);
 }

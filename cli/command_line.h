@@ -11,9 +11,11 @@
 ///     }
 ///
 /// gives `my-lab list`, `my-lab run NAME… | all [--out DIR] [--seed N]
-/// [--quick] [--threads N]` (progress on the terminal, one folder per
-/// experiment, REPORT.md over all of them) and `my-lab bench …` (the
-/// standard IK benchmark protocol, bench/bench_command.h).
+/// [--quick] [--threads N] [--data DIR]` (progress on the terminal, one
+/// folder per experiment, REPORT.md over all of them; --data points
+/// lab/data.h's DataDirectory() elsewhere), `my-lab bench …` (the standard IK
+/// benchmark protocol, bench/bench_command.h) and `my-lab retarget --bvh
+/// FILE …` (a user's motion retargeted, cli/retarget_command.h).
 
 #include <string>
 #include <vector>
@@ -33,7 +35,8 @@ struct ProgramInfo {
   std::string report_title = "iklab report";
 };
 
-/// Parses argv and runs `list`, `run` or `bench` over `experiments` (in
+/// Parses argv and runs `list`, `run`, `bench` or `retarget` over
+/// `experiments` (in
 /// report order; names must be unique). Errors (an unknown name, a bad
 /// option) print one line naming what to fix.
 /// @return the process exit code: 0 ran (results are data, not errors),

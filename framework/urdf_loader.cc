@@ -1,5 +1,6 @@
 #include "framework/urdf_loader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -254,6 +255,65 @@ int LineOfNamedElement(const std::string& message, const XmlIndex& index) {
   return 0;
 }
 
+// Which soft-limit attributes each joint's <safety_controller> actually
+// writes (urdfdom reads absent ones as 0, so its values cannot tell).
+struct SoftLimitAttributes {
+  bool lower = false;
+  bool upper = false;
+};
+std::unordered_map<std::string, SoftLimitAttributes> FindSoftLimitAttributes(
+    const std::string& xml) {
+  std::unordered_map<std::string, SoftLimitAttributes> found;
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());  // well-formed: IndexXml checked it
+  const TiXmlElement* robot = doc.RootElement();
+  if (robot == nullptr) return found;
+  for (const TiXmlElement* joint = robot->FirstChildElement("joint");
+       joint != nullptr; joint = joint->NextSiblingElement("joint")) {
+    const TiXmlElement* safety = joint->FirstChildElement("safety_controller");
+    const char* name = joint->Attribute("name");
+    if (safety == nullptr || name == nullptr) continue;
+    const SoftLimitAttributes a{
+        safety->Attribute("soft_lower_limit") != nullptr,
+        safety->Attribute("soft_upper_limit") != nullptr};
+    if (a.lower || a.upper) found[name] = a;
+  }
+  return found;
+}
+
+// Narrows a bounded joint's limits to the soft limits the file writes
+// (MoveIt's and TRAC-IK's max(lower, soft_lower), min(upper, soft_upper)).
+// Returns whether a limit changed.
+bool NarrowToSoftLimits(const urdf::Joint& in, const SoftLimitAttributes& a,
+                        int line, const Reporter& report, Joint* out) {
+  if (!in.safety ||
+      (in.type != urdf::Joint::REVOLUTE && in.type != urdf::Joint::PRISMATIC)) {
+    return false;
+  }
+  const double soft_lower = in.safety->soft_lower_limit;
+  const double soft_upper = in.safety->soft_upper_limit;
+  if ((a.lower && !std::isfinite(soft_lower)) ||
+      (a.upper && !std::isfinite(soft_upper))) {
+    report.Fail(line, "joint '", in.name,
+                "': <safety_controller> soft limits must be finite numbers");
+  }
+  const double lower =
+      a.lower ? std::max(out->lower[0], soft_lower) : out->lower[0];
+  const double upper =
+      a.upper ? std::min(out->upper[0], soft_upper) : out->upper[0];
+  if (lower > upper) {
+    report.Fail(line, "joint '", in.name,
+                "': the <safety_controller> soft "
+                "limits leave no range inside <limit> (lower ",
+                lower, " > upper ", upper,
+                "); fix the file or load with "
+                "UrdfSoftLimits::kIgnore");
+  }
+  const bool changed = lower != out->lower[0] || upper != out->upper[0];
+  out->WithLimits(lower, upper);
+  return changed;
+}
+
 // Converts one URDF joint (see the table in urdf_loader.h).
 Joint ToJoint(const urdf::Joint& in, int line, const Reporter& report) {
   Joint out;
@@ -382,6 +442,11 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
   std::vector<Joint> joints;
   std::vector<int> joint_lines;
   std::unordered_map<std::string, int> parent_joint_of;  // child link → joint
+  const auto soft_attributes =
+      options.soft_limits == UrdfSoftLimits::kNarrow
+          ? FindSoftLimitAttributes(xml)
+          : std::unordered_map<std::string, SoftLimitAttributes>();
+  std::vector<std::string> soft_limited;  // joints of the file, file order
   for (const Element& e : index.joints) {
     const auto it = model->joints_.find(e.name);
     if (it == model->joints_.end() || !it->second) {
@@ -389,6 +454,12 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
     }
     joints.push_back(ToJoint(*it->second, e.line, report));
     joint_lines.push_back(e.line);
+    if (const auto soft = soft_attributes.find(e.name);
+        soft != soft_attributes.end() &&
+        NarrowToSoftLimits(*it->second, soft->second, e.line, report,
+                           &joints.back())) {
+      soft_limited.push_back(e.name);
+    }
     const auto [prev, inserted] = parent_joint_of.emplace(
         joints.back().child, static_cast<int>(joints.size()) - 1);
     if (!inserted) {
@@ -401,8 +472,12 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
 
   // The whole tree is always built, so that a file that is not a tree is
   // rejected in chain mode too.
-  UrdfFigure result{
-      Figure(model->getRoot()->name), model->getName(), source_name, {}, {}};
+  UrdfFigure result{Figure(model->getRoot()->name),
+                    model->getName(),
+                    source_name,
+                    {},
+                    {},
+                    {}};
   for (const Element& e : index.links) {
     if (e.name == model->getRoot()->name) continue;
     WithLine(report, e.line, [&] { result.figure.AddLink(e.name); });
@@ -478,6 +553,12 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
         {in.name, leader, in.mimic->multiplier, in.mimic->offset});
   }
 
+  for (const std::string& name : soft_limited) {
+    if (in_figure_joints.count(name)) {
+      result.soft_limited_joints.push_back(name);
+    }
+  }
+
   // Sites, named like their links.
   std::vector<std::string> site_links = options.site_links;
   if (site_links.empty()) site_links = figure_links;
@@ -499,6 +580,10 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
     });
   }
   return result;
+}
+
+const char* UrdfSoftLimitsName(UrdfSoftLimits policy) {
+  return policy == UrdfSoftLimits::kNarrow ? "soft" : "hard";
 }
 
 UrdfFigure LoadUrdf(const std::string& path, const UrdfOptions& options) {

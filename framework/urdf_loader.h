@@ -4,7 +4,7 @@
 /// @file
 /// Figures from URDF robot descriptions (parsed with Debian's urdfdom).
 ///
-///     UrdfFigure panda = LoadUrdfChain("franka_panda.urdf", "panda_link0",
+///     UrdfFigure panda = LoadUrdfChain("panda.urdf", "panda_link0",
 ///                                      "panda_hand");
 ///     Model model = panda.figure.Compile();   // 7 revolute coordinates
 ///     int hand = model.SiteIndex("panda_hand");
@@ -26,8 +26,18 @@
 ///
 /// Axes are normalized (URDF allows any non-zero length); a zero or
 /// non-finite axis is an error naming the joint. Missing `lower`/`upper`
-/// attributes are 0, as the URDF specification says. Soft limits
-/// (`<safety_controller>`), dynamics, inertia and geometry are ignored.
+/// attributes are 0, as the URDF specification says. Dynamics, inertia and
+/// geometry are ignored.
+///
+/// Soft limits. A `<safety_controller soft_lower_limit=...
+/// soft_upper_limit=...>` marks the range a controller keeps the joint in.
+/// MoveIt and TRAC-IK narrow `<limit>` to it (lower = max(lower,
+/// soft_lower_limit), upper = min(upper, soft_upper_limit)), so an IK answer
+/// outside it is one their users' controllers refuse; by default iklab does the
+/// same (UrdfSoftLimits::kNarrow). Only attributes actually written count (a
+/// `<safety_controller k_velocity="10"/>` alone narrows nothing; urdfdom would
+/// read the absent attributes as 0). Continuous joints stay unbounded.
+/// UrdfSoftLimits::kIgnore keeps the hard `<limit>` range.
 ///
 /// Mimic joints (`<mimic joint=... multiplier=... offset=...>`) are by default
 /// kept as independent coordinates; each one is listed in UrdfFigure::mimics
@@ -70,6 +80,18 @@ enum class UrdfMimicPolicy {
   kReject,
 };
 
+/// Which position limits a URDF joint gets (see the file comment).
+enum class UrdfSoftLimits {
+  /// `<limit>` narrowed to `<safety_controller>` soft limits where the file
+  /// gives them: the convention of MoveIt and TRAC-IK.
+  kNarrow,
+  /// `<limit>` only (the hard limits).
+  kIgnore,
+};
+
+/// "soft" for kNarrow, "hard" for kIgnore (for reports).
+const char* UrdfSoftLimitsName(UrdfSoftLimits policy);
+
 /// Options of the URDF loaders. The defaults load the whole tree with a site
 /// on every link.
 struct UrdfOptions {
@@ -83,6 +105,8 @@ struct UrdfOptions {
   /// that is not a link of the loaded figure is an error.
   std::vector<std::string> site_links;
   UrdfMimicPolicy mimic = UrdfMimicPolicy::kIndependent;
+  /// Soft limits narrow `<limit>` by default, as MoveIt and TRAC-IK do.
+  UrdfSoftLimits soft_limits = UrdfSoftLimits::kNarrow;
 };
 
 /// A mimic relation found in the file: q[joint] = multiplier * q[leader] +
@@ -105,6 +129,9 @@ struct UrdfFigure {
   std::vector<UrdfMimic> mimics;
   /// Joints of the file left out of the figure (chain mode), in file order.
   std::vector<std::string> dropped_joints;
+  /// Joints of the figure whose limits `<safety_controller>` soft limits
+  /// narrowed (UrdfSoftLimits::kNarrow), in file order.
+  std::vector<std::string> soft_limited_joints;
 };
 
 /// Loads a URDF file.

@@ -9,7 +9,7 @@ iklab::Study Trajectory(const iklab::ExperimentContext& context) {
   study.question = "iiwa14 tool along a Hermite path (50 frames): error per "
                    "frame and joint smoothness, differential vs optimizers.";
   study.model = std::make_shared<const iklab::Model>(
-      iklab::LoadUrdfChain(iklab::DataFile("robots/kuka_iiwa14.urdf"), "base",
+      iklab::LoadUrdfChain(iklab::DataFile("robots/iiwa14.urdf"), "base",
                            "iiwa_link_ee")
           .figure.Compile());
   study.scenario = iklab::HermiteToRandomTarget("iiwa_link_ee", 50);

@@ -11,7 +11,7 @@ iklab::Study GoalMix(const iklab::ExperimentContext& context) {
   study.question = "Panda: any of two hand poses + elbow on a plane + wrist "
                    "aiming, all met by one random pose within the limits.";
   study.model = std::make_shared<const iklab::Model>(
-      iklab::LoadUrdfChain(iklab::DataFile("robots/franka_panda.urdf"),
+      iklab::LoadUrdfChain(iklab::DataFile("robots/panda.urdf"),
                            "panda_link0", "panda_hand")
           .figure.Compile());
   study.goals = {

@@ -89,7 +89,7 @@ std::vector<Row> GoalRows() {
 void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
   std::vector<Figure3> figures;
   {
-    const UrdfFigure panda = LoadUrdfChain(DataFile("robots/franka_panda.urdf"),
+    const UrdfFigure panda = LoadUrdfChain(DataFile("robots/panda.urdf"),
                                            "panda_link0", "panda_hand");
     figures.push_back({"panda", "Franka Panda (7 DOF), hand",
                        std::make_shared<const Model>(panda.figure.Compile()),

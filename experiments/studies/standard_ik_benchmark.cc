@@ -1,4 +1,4 @@
-// The standard IK benchmark protocol on the real robots of the shared data
+// The standard IK benchmark protocol on the shipped robot models (data/robots)
 // (experiments/ik_benchmark.h): random reachable poses, 1e-5 per-component
 // tolerance checked by an independent FK, 5 ms budget per solve, seeds at
 // mid-limits and at random poses; every iklab solver that takes a full pose
@@ -21,6 +21,7 @@
 #include "experiments/experiments_list.h"
 #include "bench/ik_benchmark.h"
 #include "lab/plot.h"
+#include "lab/data.h"
 #include "framework/urdf_loader.h"
 
 namespace iklab {
@@ -38,8 +39,11 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
   out->SetParameter("tolerance", settings.tolerance);
   out->SetParameter("rotation_weight", 0.4);
   out->SetParameter("threads", settings.threads);
+  out->SetParameter("joint_limits",
+                    "soft: URDF <limit> narrowed to <safety_controller> soft "
+                    "limits where given (as MoveIt and TRAC-IK read URDF)");
 
-  const auto robots = StandardRobots(IKLAB_SHARED_DATA_DIR);
+  const auto robots = StandardRobots(DataDirectory().string());
   const auto solvers = PoseSolvers();
   const SeedMode modes[] = {SeedMode::kMidLimits, SeedMode::kRandom};
   std::vector<BenchmarkSummary> summaries;

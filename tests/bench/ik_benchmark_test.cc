@@ -9,6 +9,7 @@
 
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
+#include "tests/test_data.h"
 #include "tests/test_utilities.h"
 
 namespace iklab {
@@ -34,8 +35,7 @@ TEST_CASE("Verify rejects answers off by more than the tolerance or outside "
           "limits",
           "[experiments]") {
   const UrdfFigure urdf = LoadUrdfChain(
-      std::string(IKLAB_SHARED_DATA_DIR) + "/robots/ur5.urdf", "base_link",
-      "ee_link");
+      testing::ShippedDataFile("robots/ur5.urdf"), "base_link", "ee_link");
   const Model model = urdf.figure.Compile();
   const int site = model.SiteIndex("ee_link");
   const Eigen::VectorXd q = Eigen::VectorXd::Constant(6, 0.3);
@@ -66,9 +66,9 @@ TEST_CASE("Verify rejects answers off by more than the tolerance or outside "
 }
 
 TEST_CASE("The same seed gives the same benchmark targets", "[experiments]") {
-  const UrdfFigure urdf = LoadUrdfChain(
-      std::string(IKLAB_SHARED_DATA_DIR) + "/robots/kinova_gen3_7dof.urdf",
-      "base_link", "end_effector_link");
+  const UrdfFigure urdf =
+      LoadUrdfChain(testing::ShippedDataFile("robots/gen3.urdf"), "base_link",
+                    "end_effector_link");
   const Model model = urdf.figure.Compile();
   const int site = model.SiteIndex("end_effector_link");
   const auto a = GenerateTargets(model, site, 20, 5, SeedMode::kRandom);
@@ -86,9 +86,9 @@ TEST_CASE("The same seed gives the same benchmark targets", "[experiments]") {
 
 TEST_CASE("Bounded LM passes the benchmark protocol on the Panda",
           "[experiments]") {
-  const UrdfFigure urdf = LoadUrdfChain(
-      std::string(IKLAB_SHARED_DATA_DIR) + "/robots/franka_panda.urdf",
-      "panda_link0", "panda_hand");
+  const UrdfFigure urdf =
+      LoadUrdfChain(testing::ShippedDataFile("robots/panda.urdf"),
+                    "panda_link0", "panda_hand");
   const auto model = std::make_shared<const Model>(urdf.figure.Compile());
   const int site = model->SiteIndex("panda_hand");
   const auto targets = GenerateTargets(*model, site, 100, 3, SeedMode::kRandom);
@@ -130,8 +130,7 @@ TEST_CASE("Target CSV files round-trip and malformed rows are reported with "
           "their line",
           "[experiments]") {
   const UrdfFigure urdf = LoadUrdfChain(
-      std::string(IKLAB_SHARED_DATA_DIR) + "/robots/ur5.urdf", "base_link",
-      "ee_link");
+      testing::ShippedDataFile("robots/ur5.urdf"), "base_link", "ee_link");
   const Model model = urdf.figure.Compile();
   const int site = model.SiteIndex("ee_link");
   const auto targets = GenerateTargets(model, site, 5, 9, SeedMode::kRandom);

@@ -11,6 +11,7 @@
 #include "bench/ik_benchmark.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
+#include "tests/test_data.h"
 #include "tests/test_utilities.h"
 
 #ifdef IKLAB_HAVE_KDL
@@ -51,7 +52,7 @@ double MaxDifference(const Eigen::Isometry3d& a, const Eigen::Isometry3d& b) {
 }
 
 std::shared_ptr<const Model> LoadRobot(const std::string& name, int* site) {
-  for (const BenchmarkRobot& r : StandardRobots(IKLAB_SHARED_DATA_DIR)) {
+  for (const BenchmarkRobot& r : StandardRobots(testing::ShippedDataFile(""))) {
     if (r.name != name) continue;
     const UrdfFigure urdf = LoadUrdfChain(r.urdf_path, r.base_link, r.tip_link);
     auto model = std::make_shared<const Model>(urdf.figure.Compile());
@@ -76,7 +77,7 @@ TEST_CASE(
     "every benchmark robot",
     "[experiments][kdl]") {
   std::mt19937 rng(23);
-  for (const BenchmarkRobot& r : StandardRobots(IKLAB_SHARED_DATA_DIR)) {
+  for (const BenchmarkRobot& r : StandardRobots(testing::ShippedDataFile(""))) {
     CAPTURE(r.name);
     const Model model =
         LoadUrdfChain(r.urdf_path, r.base_link, r.tip_link).figure.Compile();

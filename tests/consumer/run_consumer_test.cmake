@@ -47,3 +47,18 @@ foreach(example_dir ${examples})
   endif()
   message("example ${example}: report and trials written")
 endforeach()
+
+# The installed program finds the installed data next to itself
+# (<prefix>/share/iklab/data, lab/data.h), with no variable set.
+if(NOT EXISTS "${prefix}/share/iklab/data/robots/panda.urdf")
+  message(FATAL_ERROR "the data folder was not installed to ${prefix}/share/iklab/data")
+endif()
+set(ENV{IKLAB_DATA_DIR} "")
+execute_process(COMMAND "${prefix}/bin/iklab" bench --robots ur5 --targets 5
+                        --solvers bounded-lm --seeds mid-limits
+                        --out "${BUILD_DIR}/consumer-test/bench"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(FIND "${err}" "robot models from ${prefix}/share/iklab/data (installed package)" found)
+if(NOT rc EQUAL 0 OR found EQUAL -1)
+  message(FATAL_ERROR "installed iklab bench did not use the installed data (${rc}):\n${out}\n${err}")
+endif()

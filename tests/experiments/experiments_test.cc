@@ -2,6 +2,8 @@
 // leaves a complete summary: claims with computed verdicts and reasons, and
 // the pictures it registered.
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>

@@ -1,6 +1,7 @@
 #include "framework/bvh_loader.h"
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -11,14 +12,18 @@
 
 #include "framework/kinematics.h"
 #include "framework/model.h"
+#include "lab/walk_cycle.h"
+#include "tests/test_data.h"
 
 namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
 
+// An upstream motion-capture file (cross-checks only; the test must start
+// with IKLAB_SKIP_WITHOUT_UPSTREAM_DATA()).
 std::string SkeletonPath(const std::string& file) {
-  return std::string(IKLAB_SHARED_DATA_DIR) + "/skeletons/" + file;
+  return testing::UpstreamDataFile("skeletons/" + file);
 }
 
 // Line k (1-based) of the result is lines[k - 1].
@@ -171,10 +176,9 @@ TEST_CASE(
   CHECK(model.dof_name(bvh.channels[1].q_index) == "Pelvis.Zposition");
 }
 
-TEST_CASE(
-    "Every skeleton in the shared data loads with its joints, channels "
-    "and frames",
-    "[framework]") {
+TEST_CASE("Every upstream CMU clip loads with its joints, channels and frames",
+          "[framework]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
   struct Expected {
     const char* file;
     int frames;
@@ -281,21 +285,22 @@ TestSkeleton ReadForTest(const std::string& path) {
   return s;
 }
 
-TEST_CASE(
-    "FK of a real BVH frame matches an independent recursion over the "
-    "file",
-    "[framework]") {
-  const std::string path = SkeletonPath("cmu_131_01_start_walk_stop.bvh");
+// Checks FK of frames first, middle and last of the BVH file at `path`
+// against an independent recursion over the file's text.
+void CheckFkAgainstFile(const std::string& path) {
+  INFO(path);
   const TestSkeleton file = ReadForTest(path);
-  REQUIRE(file.num_channels == 96);
-  REQUIRE(file.motion.size() == 994u * 96u);
   const BvhFigure bvh = LoadBvh(path);
   const Model model = bvh.figure.Compile();
+  const int channels = file.num_channels;
+  REQUIRE(channels == model.nq());
+  REQUIRE(file.motion.size() ==
+          static_cast<std::size_t>(bvh.num_frames()) * channels);
   Data data(model);
 
-  for (const int frame : {0, 500, 993}) {
+  for (const int frame : {0, bvh.num_frames() / 2, bvh.num_frames() - 1}) {
     INFO("frame " << frame);
-    const double* values = &file.motion[frame * 96];
+    const double* values = &file.motion[frame * channels];
     ForwardKinematics(model, bvh.poses.row(frame).transpose(), &data);
     // World transforms node by node (parents come first in the file).
     std::vector<Eigen::Isometry3d> X(file.nodes.size());
@@ -328,8 +333,29 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "FK of the procedural walk's frames matches an independent recursion "
+    "over its BVH file",
+    "[framework]") {
+  const std::string path = "bvh_loader_test_walk.bvh";
+  std::ofstream(path, std::ios::binary) << WalkCycleBvh();
+  CheckFkAgainstFile(path);
+  std::remove(path.c_str());
+}
+
+TEST_CASE(
+    "FK of a real BVH frame matches an independent recursion over the "
+    "file",
+    "[framework]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
+  const std::string path = SkeletonPath("cmu_131_01_start_walk_stop.bvh");
+  CHECK(ReadForTest(path).motion.size() == 994u * 96u);
+  CheckFkAgainstFile(path);
+}
+
 TEST_CASE("BVH values are read in order, in radians, from mixed CRLF/LF files",
           "[framework]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
   const std::string path = SkeletonPath("cmu_01_01_playground_jumps.bvh");
   const BvhFigure bvh = LoadBvh(path);
   // First frame line of the file: "9.3722 17.8693 -17.3198 0 0 0 0 0 0 -17 ..."

@@ -8,14 +8,22 @@
 
 #include "framework/kinematics.h"
 #include "framework/model.h"
+#include "tests/test_data.h"
 
 namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
 
+// An upstream robot description (cross-checks only; the test must start with
+// IKLAB_SKIP_WITHOUT_UPSTREAM_DATA()).
 std::string RobotPath(const std::string& file) {
-  return std::string(IKLAB_SHARED_DATA_DIR) + "/robots/" + file;
+  return testing::UpstreamDataFile("robots/" + file);
+}
+
+// A robot model the project ships (data/robots).
+std::string ShippedRobot(const std::string& file) {
+  return testing::ShippedDataFile("robots/" + file);
 }
 
 // Joins lines with '\n' so that a test can name the line an error is on:
@@ -75,12 +83,13 @@ int CountKind(const Model& model, StepKind kind) {
 }
 
 TEST_CASE(
-    "Every robot in the shared data loads as a whole tree with its "
+    "Every upstream robot description loads as a whole tree with its "
     "joint counts",
     "[framework]") {
-  // Counts from ../shared/data/README.md (pr2, which the README lists without
-  // counts, counted with Python's ElementTree: 81 joints, 25 revolute +
-  // 4 continuous + 1 prismatic, 10 mimic).
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
+  // Counts from the upstream data folder's README.md (pr2, which the README
+  // lists without counts, counted with Python's ElementTree: 81 joints, 25
+  // revolute + 4 continuous + 1 prismatic, 10 mimic).
   struct Expected {
     const char* file;
     const char* robot;
@@ -121,6 +130,7 @@ TEST_CASE(
 
 TEST_CASE("URDF chains hold exactly the movable joints on the path, in order",
           "[framework]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
   struct Chain {
     const char* file;
     const char* base;
@@ -219,8 +229,7 @@ TEST_CASE(
     "Gen3 continuous joints are unbounded; its revolute joints keep the "
     "file's limits",
     "[framework]") {
-  const Model model =
-      LoadUrdf(RobotPath("kinova_gen3_7dof.urdf")).figure.Compile();
+  const Model model = LoadUrdf(ShippedRobot("gen3.urdf")).figure.Compile();
   REQUIRE(model.nq() == 7);
   for (const char* name : {"joint_1", "joint_3", "joint_5", "joint_7"}) {
     INFO(name);
@@ -245,6 +254,7 @@ TEST_CASE(
     "Mimic joints are independent coordinates listed with their "
     "relation, or rejected on request",
     "[framework]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
   const UrdfFigure panda = LoadUrdf(RobotPath("franka_panda.urdf"));
   REQUIRE(panda.mimics.size() == 1);
   CHECK(panda.mimics[0].joint == "panda_finger_joint2");
@@ -273,16 +283,16 @@ TEST_CASE(
     "composed by hand",
     "[framework]") {
   const Model model =
-      LoadUrdfChain(RobotPath("kuka_iiwa14.urdf"), "iiwa_link_0", "iiwa_link_3")
+      LoadUrdfChain(ShippedRobot("iiwa14.urdf"), "iiwa_link_0", "iiwa_link_3")
           .figure.Compile();
   REQUIRE(model.nq() == 3);
   Data data(model);
   const Eigen::Vector3d q(0.3, -0.7, 1.1);
   ForwardKinematics(model, q, &data);
-  // kuka_iiwa14.urdf, joints 1–3, all axis z:
-  //   <origin rpy="0 0 0" xyz="0 0 0.1575"/>
-  //   <origin rpy="1.570796326794897   0 3.141592653589793" xyz="0 0 0.2025"/>
-  //   <origin rpy="1.570796326794897 0 3.141592653589793" xyz="0 0.2045 0"/>
+  // iiwa14.urdf, joints 1–3, all axis z:
+  //   <origin xyz="0 0 0.1575" rpy="0 0 0"/>
+  //   <origin xyz="0 0 0.2025" rpy="1.5707963267948966 0 3.141592653589793"/>
+  //   <origin xyz="0 0.2045 0" rpy="1.5707963267948966 0 3.141592653589793"/>
   const Eigen::Isometry3d expected =
       Origin(0, 0, 0.1575, 0, 0, 0) * RotZ(q[0]) *
       Origin(0, 0, 0.2025, 1.570796326794897, 0, 3.141592653589793) *
@@ -302,18 +312,18 @@ TEST_CASE(
     "composed by hand",
     "[framework]") {
   const Model model =
-      LoadUrdfChain(RobotPath("ur5.urdf"), "base_link", "forearm_link")
+      LoadUrdfChain(ShippedRobot("ur5.urdf"), "base_link", "forearm_link")
           .figure.Compile();
   REQUIRE(model.nq() == 3);
   Data data(model);
   const Eigen::Vector3d q(-0.4, 0.9, 2.0);
   ForwardKinematics(model, q, &data);
-  // ur5.urdf: shoulder_pan xyz="0.0 0.0 0.089159" axis z; shoulder_lift
-  // rpy="0.0 1.57079632679 0.0" xyz="0.0 0.13585 0.0" axis y; elbow
-  // xyz="0.0 -0.1197 0.425" axis y.
+  // ur5.urdf: shoulder_pan xyz="0 0 0.089159" axis z; shoulder_lift
+  // xyz="0 0.13585 0" rpy="0 1.5707963267948966 0" axis y; elbow
+  // xyz="0 -0.1197 0.425" axis y.
   const Eigen::Isometry3d expected =
       Origin(0, 0, 0.089159, 0, 0, 0) * RotZ(q[0]) *
-      Origin(0, 0.13585, 0, 0, 1.57079632679, 0) * RotY(q[1]) *
+      Origin(0, 0.13585, 0, 0, 1.5707963267948966, 0) * RotY(q[1]) *
       Origin(0, -0.1197, 0.425, 0, 0, 0) * RotY(q[2]);
   const Eigen::Isometry3d X =
       SitePose(model, data, model.SiteIndex("forearm_link"));
@@ -359,17 +369,17 @@ TEST_CASE(
 TEST_CASE("URDF site options choose the links that get sites", "[framework]") {
   UrdfOptions options;
   options.site_links = {"panda_link4"};
-  const Model chain = LoadUrdfChain(RobotPath("franka_panda.urdf"),
-                                    "panda_link0", "panda_link8", options)
+  const Model chain = LoadUrdfChain(ShippedRobot("panda.urdf"), "panda_link0",
+                                    "panda_link8", options)
                           .figure.Compile();
   REQUIRE(chain.num_sites() == 2);  // the chosen link and the tip
   CHECK(chain.site_name(0) == "panda_link4");
   CHECK(chain.site_name(1) == "panda_link8");
 
   options.site_links = {"panda_leftfinger"};
-  REQUIRE_THROWS_WITH(LoadUrdfChain(RobotPath("franka_panda.urdf"),
-                                    "panda_link0", "panda_link8", options),
-                      Contains("franka_panda.urdf: site link "
+  REQUIRE_THROWS_WITH(LoadUrdfChain(ShippedRobot("panda.urdf"), "panda_link0",
+                                    "panda_link8", options),
+                      Contains("panda.urdf: site link "
                                "'panda_leftfinger' is not a link of the "
                                "loaded chain"));
 }
@@ -508,7 +518,7 @@ TEST_CASE("Malformed URDF input is rejected with the file, line and problem",
                         Contains("/nonexistent/robot.urdf: cannot open"));
   }
   SECTION("bad chains") {
-    const std::string ur5 = RobotPath("ur5.urdf");
+    const std::string ur5 = ShippedRobot("ur5.urdf");
     REQUIRE_THROWS_WITH(LoadUrdfChain(ur5, "base_link", "no_such_link"),
                         Contains("ur5.urdf: unknown link 'no_such_link'"));
     REQUIRE_THROWS_WITH(

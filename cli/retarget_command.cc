@@ -1,0 +1,154 @@
+#include "cli/retarget_command.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <system_error>
+
+#include "framework/bvh_loader.h"
+#include "framework/bvh_writer.h"
+#include "lab/retargeting.h"
+#include "solvers/bounded_lm_solver.h"
+#include "solvers/lbfgsb_solver.h"
+
+namespace iklab {
+
+void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
+  command->add_option("--bvh", o->bvh, "The motion: a BVH file")->required();
+  command->add_option("--onto", o->onto,
+                      "Skeleton to solve on: a BVH file with the same joint "
+                      "names (default: the motion's own skeleton)");
+  command
+      ->add_option("--effectors", o->effectors,
+                   "Effector sites: joint names or <joint>_End (default: "
+                   "every End Site)")
+      ->delimiter(',');
+  command->add_option("--solver", o->solver, "bounded-lm or lbfgsb")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"bounded-lm", "lbfgsb"}));
+  command
+      ->add_option("--frames", o->frames,
+                   "Solve the first N frames (default: all)")
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--tolerance", o->tolerance,
+                   "Effector tolerance in the file's length units")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  command->add_option("--out,-o", o->out_dir, "Output folder")
+      ->capture_default_str();
+}
+
+namespace {
+
+std::unique_ptr<Solver> MakeRetargetSolver(const std::string& name,
+                                           double tolerance) {
+  // No time budget and no random restarts: a restart would jump to an
+  // unrelated pose and break the frame-to-frame continuity.
+  SolveOptions common;
+  common.position_tolerance = tolerance;
+  common.max_iterations = 10000;
+  common.time_budget_seconds = 0.0;
+  if (name == "lbfgsb") {
+    LbfgsbOptions lbfgsb;
+    lbfgsb.common = common;
+    return std::make_unique<LbfgsbSolver>(lbfgsb);
+  }
+  BoundedLmOptions lm;
+  lm.common = common;
+  lm.max_attempts = 1;
+  return std::make_unique<BoundedLmSolver>(lm);
+}
+
+int Run(const RetargetCommandOptions& o) {
+  const BvhFigure clip = LoadBvh(o.bvh);
+  const BvhFigure skeleton = o.onto.empty() ? clip : LoadBvh(o.onto);
+  const auto clip_model = std::make_shared<const Model>(clip.figure.Compile());
+  const auto model = std::make_shared<const Model>(skeleton.figure.Compile());
+  const std::vector<std::string> sites =
+      o.effectors.empty() ? EndSiteNames(clip) : o.effectors;
+  if (sites.empty()) {
+    throw std::invalid_argument(o.bvh +
+                                ": the skeleton has no End Site; "
+                                "name the effectors with --effectors");
+  }
+  const int count =
+      o.frames > 0 ? std::min(o.frames, clip.num_frames()) : clip.num_frames();
+  std::vector<int> frames(count);
+  for (int f = 0; f < count; ++f) frames[f] = f;
+
+  std::vector<std::vector<Eigen::Vector3d>> targets;
+  try {
+    targets = EffectorTargets(*clip_model, clip.poses, frames, sites);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(o.bvh + ": " + e.what());
+  }
+  std::error_code error;
+  std::filesystem::create_directories(o.out_dir, error);
+  if (error) {
+    throw std::invalid_argument("--out " + o.out_dir +
+                                ": cannot create the folder (" +
+                                error.message() + ")");
+  }
+  const std::unique_ptr<Solver> solver =
+      MakeRetargetSolver(o.solver, o.tolerance);
+  RetargetRun run;
+  try {
+    run = Retarget(model, sites, frames, targets, *solver,
+                   Eigen::VectorXd::Zero(model->nq()));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument((o.onto.empty() ? o.bvh : o.onto) + ": " +
+                                e.what());
+  }
+
+  const std::string csv_path = o.out_dir + "/frames.csv";
+  std::ofstream csv(csv_path);
+  csv.precision(10);
+  csv << "frame,max_error,mean_error,microseconds,iterations,converged\n";
+  int converged = 0;
+  double worst = 0.0;
+  std::vector<double> times;
+  for (const RetargetFrame& r : run.frames) {
+    csv << r.frame << "," << r.max_error << "," << r.mean_error << ","
+        << r.microseconds << "," << r.iterations << "," << r.converged << "\n";
+    converged += r.converged;
+    worst = std::max(worst, r.max_error);
+    times.push_back(r.microseconds);
+  }
+  csv.close();
+  if (!csv) {
+    throw std::invalid_argument(csv_path + ": cannot write the file");
+  }
+  BvhFigure solved = skeleton;
+  solved.frame_time = clip.frame_time;
+  solved.poses.resize(count, model->nq());
+  for (int f = 0; f < count; ++f) solved.poses.row(f) = run.q[f].transpose();
+  SaveBvh(solved, o.out_dir + "/retargeted.bvh");
+
+  std::sort(times.begin(), times.end());
+  const double median = times.empty() ? 0.0 : times[times.size() / 2];
+  std::printf(
+      "%s: %d frames, %zu effectors, %s: %d converged, largest effector "
+      "error %.3g (file units), median %.1f us per frame\n"
+      "Results: %s/frames.csv, %s/retargeted.bvh\n",
+      o.bvh.c_str(), count, sites.size(), run.solver.c_str(), converged, worst,
+      median, o.out_dir.c_str(), o.out_dir.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int RunRetargetCommand(const RetargetCommandOptions& o) {
+  try {
+    return Run(o);
+  } catch (const std::invalid_argument& e) {
+    // The readers' messages start with "file:line: ".
+    std::fprintf(stderr, "iklab retarget: %s\n", e.what());
+    return 2;
+  }
+}
+
+}  // namespace iklab

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Writes the robot models iklab ships (data/robots/*.urdf).
+
+Kinematics only: for each arm the links from its base to its tool frame and
+the joints between them (origin, axis, position limits, and the velocity and
+effort limits URDF requires), typed in below from the manufacturers' published
+kinematic parameters. No meshes, no inertia, no collision geometry; the
+numbers are facts about the robots, the files are ours.
+
+Link and joint names follow the robots' ROS description packages, so a chain
+read from these files has the same names as one read from those packages
+(tests/framework/shipped_robots_test.cc compares the two when the packages'
+files are at hand: same chain, FK, limits).
+
+Run from the repository root:  python3 scripts/make_robot_models.py
+The output is deterministic; CI does not run it (the files are committed).
+"""
+
+import math
+import os
+
+PI = math.pi
+HALF_PI = math.pi / 2
+
+
+def deg(x):
+    return math.radians(x)
+
+
+# A joint: (name, type, parent, child, xyz, rpy, axis, limit, soft)
+#   limit: (lower, upper, velocity, effort); lower/upper ignored (None) for
+#          continuous joints.
+#   soft:  None or (soft_lower, soft_upper, k_position, k_velocity): the
+#          <safety_controller> the controller enforces.
+ROBOTS = [
+    {
+        "file": "panda.urdf",
+        "robot": "panda",
+        "title": "Franka Emika Panda, 7-DOF arm, base panda_link0 to hand frame panda_hand",
+        "source": (
+            "Franka Control Interface documentation, 'Robot and interface "
+            "specifications': modified DH parameters (d1 = 0.333, d3 = 0.316, "
+            "a4 = 0.0825, a5 = -0.0825, d5 = 0.384, a7 = 0.088, flange d = "
+            "0.107 m, hand rotated -45 deg about the flange axis) and the "
+            "joint position and velocity limits; efforts from the same page "
+            "(87 Nm joints 1-4, 12 Nm joints 5-7). Frames as in Franka's "
+            "franka_description package."),
+        "joints": [
+            ("panda_joint1", "revolute", "panda_link0", "panda_link1", (0, 0, 0.333), (0, 0, 0), (0, 0, 1), (-2.8973, 2.8973, 2.175, 87.0), None),
+            ("panda_joint2", "revolute", "panda_link1", "panda_link2", (0, 0, 0), (-HALF_PI, 0, 0), (0, 0, 1), (-1.7628, 1.7628, 2.175, 87.0), None),
+            ("panda_joint3", "revolute", "panda_link2", "panda_link3", (0, -0.316, 0), (HALF_PI, 0, 0), (0, 0, 1), (-2.8973, 2.8973, 2.175, 87.0), None),
+            ("panda_joint4", "revolute", "panda_link3", "panda_link4", (0.0825, 0, 0), (HALF_PI, 0, 0), (0, 0, 1), (-3.0718, -0.0698, 2.175, 87.0), None),
+            ("panda_joint5", "revolute", "panda_link4", "panda_link5", (-0.0825, 0.384, 0), (-HALF_PI, 0, 0), (0, 0, 1), (-2.8973, 2.8973, 2.61, 12.0), None),
+            ("panda_joint6", "revolute", "panda_link5", "panda_link6", (0, 0, 0), (HALF_PI, 0, 0), (0, 0, 1), (-0.0175, 3.7525, 2.61, 12.0), None),
+            ("panda_joint7", "revolute", "panda_link6", "panda_link7", (0.088, 0, 0), (HALF_PI, 0, 0), (0, 0, 1), (-2.8973, 2.8973, 2.61, 12.0), None),
+            ("panda_joint8", "fixed", "panda_link7", "panda_link8", (0, 0, 0.107), (0, 0, 0), None, None, None),
+            ("panda_hand_joint", "fixed", "panda_link8", "panda_hand", (0, 0, 0), (0, 0, -PI / 4), None, None, None),
+        ],
+    },
+    {
+        "file": "iiwa14.urdf",
+        "robot": "iiwa14",
+        "title": "KUKA LBR iiwa 14 R820, 7-DOF arm, base 'base' to tool frame iiwa_link_ee",
+        "source": (
+            "KUKA LBR iiwa 7 R800 / LBR iiwa 14 R820 specification (data "
+            "sheet): link lengths 0.360 m (base to joint 2), 0.420 m (joint 2 "
+            "to joint 4), 0.400 m (joint 4 to joint 6), 0.126 m (joint 6 to "
+            "the flange, tool frame 0.045 m past the joint 7 link frame); "
+            "axis ranges +-170/120/170/120/170/120/175 deg; speeds 85/85/100/"
+            "75/130/135/135 deg/s; torques 320/320/176/176/110/40/40 Nm. Link "
+            "frames split the lengths as the iiwa_stack description does "
+            "(0.1575 + 0.2025, 0.2045 + 0.2155, 0.1845 + 0.2155, 0.081 + "
+            "0.045)."),
+        "joints": [
+            ("iiwa_base_joint", "fixed", "base", "iiwa_link_0", (0, 0, 0), (0, 0, 0), None, None, None),
+            ("iiwa_joint_1", "revolute", "iiwa_link_0", "iiwa_link_1", (0, 0, 0.1575), (0, 0, 0), (0, 0, 1), (-deg(170), deg(170), deg(85), 320), None),
+            ("iiwa_joint_2", "revolute", "iiwa_link_1", "iiwa_link_2", (0, 0, 0.2025), (HALF_PI, 0, PI), (0, 0, 1), (-deg(120), deg(120), deg(85), 320), None),
+            ("iiwa_joint_3", "revolute", "iiwa_link_2", "iiwa_link_3", (0, 0.2045, 0), (HALF_PI, 0, PI), (0, 0, 1), (-deg(170), deg(170), deg(100), 176), None),
+            ("iiwa_joint_4", "revolute", "iiwa_link_3", "iiwa_link_4", (0, 0, 0.2155), (HALF_PI, 0, 0), (0, 0, 1), (-deg(120), deg(120), deg(75), 176), None),
+            ("iiwa_joint_5", "revolute", "iiwa_link_4", "iiwa_link_5", (0, 0.1845, 0), (-HALF_PI, PI, 0), (0, 0, 1), (-deg(170), deg(170), deg(130), 110), None),
+            ("iiwa_joint_6", "revolute", "iiwa_link_5", "iiwa_link_6", (0, 0, 0.2155), (HALF_PI, 0, 0), (0, 0, 1), (-deg(120), deg(120), deg(135), 40), None),
+            ("iiwa_joint_7", "revolute", "iiwa_link_6", "iiwa_link_7", (0, 0.081, 0), (-HALF_PI, PI, 0), (0, 0, 1), (-deg(175), deg(175), deg(135), 40), None),
+            ("tool0_joint", "fixed", "iiwa_link_7", "iiwa_link_ee", (0, 0, 0.045), (0, -HALF_PI, 0), None, None, None),
+        ],
+    },
+    {
+        "file": "gen3.urdf",
+        "robot": "gen3_7dof",
+        "title": "Kinova Gen3 7-DOF (no vision module), base base_link to tool frame end_effector_link",
+        "source": (
+            "Kinova Gen3 Ultra lightweight robot user guide, 'Kinematics' "
+            "(classic DH: d1 = -(0.1564 + 0.1284), d2 = -(0.0054 + 0.0064), "
+            "d3 = -(0.2104 + 0.2104), d4 = -(0.0064 + 0.0064), d5 = -(0.2084 "
+            "+ 0.1059), d6 = 0, d7 = -(0.1059 + 0.0615) m; joints 1, 3, 5, 7 "
+            "unlimited, 2, 4, 6 limited) in the per-actuator frames of "
+            "Kinova's kortex_description, which writes the 90 and 180 deg "
+            "frame rotations rounded to 1.5708 and 3.1416 rad and the limits "
+            "of joints 2, 4, 6 as +-2.24, 2.57 and 2.09 rad; both kept as "
+            "Kinova writes them. Speeds 80/80/80/80/70/70/70 deg/s as "
+            "1.3963/1.2218 rad/s; torques 39 Nm (large actuators), 9 Nm "
+            "(small)."),
+        "joints": [
+            ("joint_1", "continuous", "base_link", "shoulder_link", (0, 0, 0.15643), (3.1416, 0, 0), (0, 0, 1), (None, None, 1.3963, 39), None),
+            ("joint_2", "revolute", "shoulder_link", "half_arm_1_link", (0, 0.005375, -0.12838), (1.5708, 0, 0), (0, 0, 1), (-2.24, 2.24, 1.3963, 39), None),
+            ("joint_3", "continuous", "half_arm_1_link", "half_arm_2_link", (0, -0.21038, -0.006375), (-1.5708, 0, 0), (0, 0, 1), (None, None, 1.3963, 39), None),
+            ("joint_4", "revolute", "half_arm_2_link", "forearm_link", (0, 0.006375, -0.21038), (1.5708, 0, 0), (0, 0, 1), (-2.57, 2.57, 1.3963, 39), None),
+            ("joint_5", "continuous", "forearm_link", "spherical_wrist_1_link", (0, -0.20843, -0.006375), (-1.5708, 0, 0), (0, 0, 1), (None, None, 1.2218, 9), None),
+            ("joint_6", "revolute", "spherical_wrist_1_link", "spherical_wrist_2_link", (0, 0.00017505, -0.10593), (1.5708, 0, 0), (0, 0, 1), (-2.09, 2.09, 1.2218, 9), None),
+            ("joint_7", "continuous", "spherical_wrist_2_link", "bracelet_link", (0, -0.10593, -0.00017505), (-1.5708, 0, 0), (0, 0, 1), (None, None, 1.2218, 9), None),
+            ("end_effector", "fixed", "bracelet_link", "end_effector_link", (0, 0, -0.061525), (PI, 0, 0), None, None, None),
+        ],
+    },
+    {
+        "file": "ur5.urdf",
+        "robot": "ur5",
+        "title": "Universal Robots UR5 (CB3), 6-DOF arm, base base_link to tool frame ee_link",
+        "source": (
+            "Universal Robots, 'DH parameters for calculations of kinematics "
+            "and dynamics' (UR5: d1 = 0.089159, a2 = -0.425, a3 = -0.39225, "
+            "d4 = 0.10915, d5 = 0.09465, d6 = 0.0823 m); joint ranges +-360 "
+            "deg (the elbow +-180 deg as ROS-Industrial's ur_description "
+            "limits it); speeds 180 deg/s (3.15 rad/s) and 3.2 rad/s at the "
+            "wrist; torques 150 Nm (base, shoulder, elbow) and 28 Nm "
+            "(wrists). Link frames as in ur_description, which splits d4 = "
+            "0.13585 - 0.1197 + 0.093 m across the shoulder, elbow and "
+            "wrist 1 frames."),
+        "joints": [
+            ("shoulder_pan_joint", "revolute", "base_link", "shoulder_link", (0, 0, 0.089159), (0, 0, 0), (0, 0, 1), (-2 * PI, 2 * PI, 3.15, 150.0), None),
+            ("shoulder_lift_joint", "revolute", "shoulder_link", "upper_arm_link", (0, 0.13585, 0), (0, HALF_PI, 0), (0, 1, 0), (-2 * PI, 2 * PI, 3.15, 150.0), None),
+            ("elbow_joint", "revolute", "upper_arm_link", "forearm_link", (0, -0.1197, 0.425), (0, 0, 0), (0, 1, 0), (-PI, PI, 3.15, 150.0), None),
+            ("wrist_1_joint", "revolute", "forearm_link", "wrist_1_link", (0, 0, 0.39225), (0, HALF_PI, 0), (0, 1, 0), (-2 * PI, 2 * PI, 3.2, 28.0), None),
+            ("wrist_2_joint", "revolute", "wrist_1_link", "wrist_2_link", (0, 0.093, 0), (0, 0, 0), (0, 0, 1), (-2 * PI, 2 * PI, 3.2, 28.0), None),
+            ("wrist_3_joint", "revolute", "wrist_2_link", "wrist_3_link", (0, 0, 0.09465), (0, 0, 0), (0, 1, 0), (-2 * PI, 2 * PI, 3.2, 28.0), None),
+            ("ee_fixed_joint", "fixed", "wrist_3_link", "ee_link", (0, 0.0823, 0), (0, 0, HALF_PI), None, None, None),
+        ],
+    },
+    {
+        "file": "baxter_left_arm.urdf",
+        "robot": "baxter_left_arm",
+        "title": "Rethink Robotics Baxter, left 7-DOF arm, base 'base' to gripper frame left_gripper",
+        "source": (
+            "Rethink Robotics, Baxter hardware specifications ('Arms': joint "
+            "ranges S0 +-97.494 deg, S1 -123 to +60 deg, E0 +-174.987 deg, E1 "
+            "-2.864 to +150 deg, W0 +-175.25 deg, W1 -90 to +120 deg, W2 "
+            "+-175.25 deg; peak speeds 1.5 rad/s shoulder and elbow, 4.0 "
+            "rad/s wrist; torques 50/15 Nm) and the link offsets of Rethink's "
+            "baxter_description (arm mount 0.024645, 0.219645, 0.118588 m, "
+            "rotated 0.7854 rad about z; S0 0.055695 m, 0.011038 m up; L1 "
+            "0.069 m, L2 0.27035 m; E0 0.102 m; L3 0.069 m, L4 0.26242 m; W0 "
+            "0.10359 m; L5 0.01 m, L6 0.2707 m; W2 0.115975 m; hand 0.11355 "
+            "m; gripper base 0.025 m; gripper frame 0.1327 m), with the limits "
+            "as that package writes them in radians."),
+        "joints": [
+            ("torso_t0", "fixed", "base", "torso", (0, 0, 0), (0, 0, 0), None, None, None),
+            ("left_torso_arm_mount", "fixed", "torso", "left_arm_mount", (0.024645, 0.219645, 0.118588), (0, 0, 0.7854), None, None, None),
+            ("left_s0", "revolute", "left_arm_mount", "left_upper_shoulder", (0.055695, 0, 0.011038), (0, 0, 0), (0, 0, 1), (-1.70167993878, 1.70167993878, 1.5, 50.0), None),
+            ("left_s1", "revolute", "left_upper_shoulder", "left_lower_shoulder", (0.069, 0, 0.27035), (-HALF_PI, 0, 0), (0, 0, 1), (-2.147, 1.047, 1.5, 50.0), None),
+            ("left_e0", "revolute", "left_lower_shoulder", "left_upper_elbow", (0.102, 0, 0), (HALF_PI, 0, HALF_PI), (0, 0, 1), (-3.05417993878, 3.05417993878, 1.5, 50.0), None),
+            ("left_e1", "revolute", "left_upper_elbow", "left_lower_elbow", (0.069, 0, 0.26242), (-HALF_PI, -HALF_PI, 0), (0, 0, 1), (-0.05, 2.618, 1.5, 50.0), None),
+            ("left_w0", "revolute", "left_lower_elbow", "left_upper_forearm", (0.10359, 0, 0), (HALF_PI, 0, HALF_PI), (0, 0, 1), (-3.059, 3.059, 4.0, 15.0), None),
+            ("left_w1", "revolute", "left_upper_forearm", "left_lower_forearm", (0.01, 0, 0.2707), (-HALF_PI, -HALF_PI, 0), (0, 0, 1), (-HALF_PI, 2.094, 4.0, 15.0), None),
+            ("left_w2", "revolute", "left_lower_forearm", "left_wrist", (0.115975, 0, 0), (HALF_PI, 0, HALF_PI), (0, 0, 1), (-3.059, 3.059, 4.0, 15.0), None),
+            ("left_hand_joint", "fixed", "left_wrist", "left_hand_link", (0, 0, 0.11355), (0, 0, 0), None, None, None),
+            ("left_gripper_base_joint", "fixed", "left_hand_link", "left_gripper_base_link", (0, 0, 0.025), (0, 0, 0), None, None, None),
+            ("left_endpoint", "fixed", "left_gripper_base_link", "left_gripper", (0, 0, 0.1327), (0, 0, 0), None, None, None),
+        ],
+    },
+    {
+        "file": "pr2_right_arm.urdf",
+        "robot": "pr2_right_arm",
+        "title": "Willow Garage PR2, right 7-DOF arm, base torso_lift_link to wrist frame r_wrist_roll_link",
+        "source": (
+            "Willow Garage PR2 user manual and pr2_description: shoulder "
+            "0.188 m right of the torso lift link, shoulder lift 0.1 m out, "
+            "upper arm 0.4 m, forearm 0.321 m; hard ranges shoulder pan "
+            "-2.2854 to 0.7146, shoulder lift -0.5236 to 1.3963, upper arm "
+            "roll -3.9 to 0.8, elbow flex -2.3213 to 0, wrist flex -2.094 to "
+            "0 rad; forearm and wrist roll continuous; the safety "
+            "controller's soft ranges 0.15 rad inside the pan, 0.17/0.1 rad "
+            "inside the lift, 0.15 rad inside the roll, 0.2/0.15 rad inside "
+            "the elbow and 0.1 rad inside the wrist flex limits (as "
+            "pr2_description writes them)."),
+        "joints": [
+            ("r_shoulder_pan_joint", "revolute", "torso_lift_link", "r_shoulder_pan_link", (0, -0.188, 0), (0, 0, 0), (0, 0, 1), (-2.2853981634, 0.714601836603, 2.088, 30), (-2.1353981634, 0.564601836603, 100, 10)),
+            ("r_shoulder_lift_joint", "revolute", "r_shoulder_pan_link", "r_shoulder_lift_link", (0.1, 0, 0), (0, 0, 0), (0, 1, 0), (-0.5236, 1.3963, 2.082, 30), (-0.3536, 1.2963, 100, 10)),
+            ("r_upper_arm_roll_joint", "revolute", "r_shoulder_lift_link", "r_upper_arm_roll_link", (0, 0, 0), (0, 0, 0), (1, 0, 0), (-3.9, 0.8, 3.27, 30), (-3.75, 0.65, 100, 2)),
+            ("r_upper_arm_joint", "fixed", "r_upper_arm_roll_link", "r_upper_arm_link", (0, 0, 0), (0, 0, 0), None, None, None),
+            ("r_elbow_flex_joint", "revolute", "r_upper_arm_link", "r_elbow_flex_link", (0.4, 0, 0), (0, 0, 0), (0, 1, 0), (-2.3213, 0.0, 3.3, 30), (-2.1213, -0.15, 100, 3)),
+            ("r_forearm_roll_joint", "continuous", "r_elbow_flex_link", "r_forearm_roll_link", (0, 0, 0), (0, 0, 0), (1, 0, 0), (None, None, 3.6, 30), None),
+            ("r_forearm_joint", "fixed", "r_forearm_roll_link", "r_forearm_link", (0, 0, 0), (0, 0, 0), None, None, None),
+            ("r_wrist_flex_joint", "revolute", "r_forearm_link", "r_wrist_flex_link", (0.321, 0, 0), (0, 0, 0), (0, 1, 0), (-2.094, 0.0, 3.078, 10), (-1.994, -0.1, 20, 4)),
+            ("r_wrist_roll_joint", "continuous", "r_wrist_flex_link", "r_wrist_roll_link", (0, 0, 0), (0, 0, 0), (1, 0, 0), (None, None, 3.6, 10), None),
+        ],
+    },
+]
+
+
+def number(x):
+    """Shortest text that reads back as the same double ('0' for zero)."""
+    if x == 0:
+        return "0"
+    text = repr(float(x))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def triple(values):
+    return " ".join(number(v) for v in values)
+
+
+def urdf(robot):
+    lines = ['<?xml version="1.0"?>', "<!--"]
+    lines.append("  " + robot["title"] + ".")
+    lines.append("  Kinematics only (links, joints, origins, axes, limits), written for iklab by")
+    lines.append("  scripts/make_robot_models.py; no meshes, inertia or collision geometry.")
+    lines.append("  Source of the numbers:")
+    words = robot["source"].split()
+    line = "   "
+    for w in words:
+        if len(line) + len(w) + 1 > 88:
+            lines.append(line)
+            line = "   "
+        line += " " + w
+    lines.append(line)
+    lines.append("-->")
+    lines.append('<robot name="%s">' % robot["robot"])
+    links = []
+    for j in robot["joints"]:
+        for link in (j[2], j[3]):
+            if link not in links:
+                links.append(link)
+    for link in links:
+        lines.append('  <link name="%s"/>' % link)
+    for name, kind, parent, child, xyz, rpy, axis, limit, soft in robot["joints"]:
+        lines.append('  <joint name="%s" type="%s">' % (name, kind))
+        lines.append('    <parent link="%s"/>' % parent)
+        lines.append('    <child link="%s"/>' % child)
+        lines.append('    <origin xyz="%s" rpy="%s"/>' % (triple(xyz), triple(rpy)))
+        if axis is not None:
+            lines.append('    <axis xyz="%s"/>' % triple(axis))
+        if limit is not None:
+            lower, upper, velocity, effort = limit
+            if kind == "continuous":
+                lines.append('    <limit effort="%s" velocity="%s"/>' % (number(effort), number(velocity)))
+            else:
+                lines.append('    <limit lower="%s" upper="%s" effort="%s" velocity="%s"/>'
+                             % (number(lower), number(upper), number(effort), number(velocity)))
+        if soft is not None:
+            lines.append('    <safety_controller soft_lower_limit="%s" soft_upper_limit="%s" '
+                         'k_position="%s" k_velocity="%s"/>' % tuple(number(v) for v in soft))
+        lines.append("  </joint>")
+    lines.append("</robot>")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "robots")
+    os.makedirs(root, exist_ok=True)
+    for robot in ROBOTS:
+        with open(os.path.join(root, robot["file"]), "w", newline="\n") as f:
+            f.write(urdf(robot))
+        print("wrote data/robots/" + robot["file"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cli/command_line.h"
+#include "framework/bvh_loader.h"
+#include "framework/kinematics.h"
+#include "lab/walk_cycle.h"
+
+namespace iklab {
+namespace {
+
+int Iklab(std::vector<std::string> args) {
+  args.insert(args.begin(), "iklab");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  return RunCommandLine(static_cast<int>(argv.size()), argv.data(), {});
+}
+
+TEST_CASE(
+    "iklab retarget solves a user's BVH file and writes the solved motion as "
+    "BVH",
+    "[cli][retargeting]") {
+  const std::filesystem::path dir = "retarget_command_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string clip = (dir / "walk.bvh").string();
+  WalkCycleOptions options;
+  options.frames = 8;
+  std::ofstream(clip) << WalkCycleBvh(options);
+
+  const std::string out = (dir / "out").string();
+  REQUIRE(Iklab({"retarget", "--bvh", clip, "--out", out, "--frames", "5",
+                 "--effectors", "LeftWrist,RightWrist,LeftAnkle,RightAnkle",
+                 "--tolerance", "1e-3"}) == 0);
+  const BvhFigure solved = LoadBvh(out + "/retargeted.bvh");
+  CHECK(solved.num_frames() == 5);
+  const BvhFigure original = LoadBvh(clip);
+  const Model model = original.figure.Compile();
+  Data a(model), b(model);
+  for (int f = 0; f < 5; ++f) {
+    ForwardKinematics(model, original.poses.row(f).transpose(), &a);
+    ForwardKinematics(model, solved.poses.row(f).transpose(), &b);
+    for (const char* site : {"LeftWrist", "RightAnkle"}) {
+      const int s = model.SiteIndex(site);
+      CHECK((SitePosition(model, a, s) - SitePosition(model, b, s)).norm() <
+            1.01e-3);
+    }
+  }
+  std::ifstream csv(out + "/frames.csv");
+  std::string line;
+  int lines = 0;
+  while (std::getline(csv, line)) ++lines;
+  CHECK(lines == 1 + 5);
+
+  SECTION("a malformed file is a usage error (exit code 2)") {
+    const std::string bad = (dir / "bad.bvh").string();
+    std::ofstream(bad) << "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n";
+    CHECK(Iklab({"retarget", "--bvh", bad, "--out", out}) == 2);
+  }
+  SECTION("an unknown effector is a usage error (exit code 2)") {
+    CHECK(Iklab({"retarget", "--bvh", clip, "--out", out, "--effectors",
+                 "LeftHand"}) == 2);
+  }
+  SECTION("a missing file is a usage error (exit code 2)") {
+    CHECK(Iklab({"retarget", "--bvh", (dir / "none.bvh").string()}) == 2);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace iklab
