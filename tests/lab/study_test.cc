@@ -150,6 +150,37 @@ TEST_CASE("A study gives bit-identical answers on 1 and 3 threads",
   }
 }
 
+TEST_CASE("Every solver on every goal kind gives bit-identical answers on 1 "
+          "and 2 threads when no time budget binds",
+          "[lab][study]") {
+  const auto model = ArmWithElbowSite();
+  for (const GoalSpec& goal :
+       {GoalSpec::Pose("tool", 0.4), GoalSpec::Aiming("tool", Eigen::Vector3d::UnitZ(), 0.5),
+        GoalSpec::Plane("elbow"),
+        GoalSpec::AnyOf({GoalSpec::Position("tool"), GoalSpec::Position("tool")})}) {
+    Study study;
+    study.name = "threads";
+    study.model = model;
+    study.goals = {goal};
+    study.regularization.joint_centre_bias = 1e-9;
+    study.solvers = EverySolver();
+    study.solvers.push_back(Use("lbfgsb+restarts", LbfgsbOptions{}, 3));
+    study.trials = 6;
+    study.time_budget_seconds = 0.0;
+    const StudyResult one = RunStudy(study);
+    study.threads = 2;
+    const StudyResult two = RunStudy(study);
+    REQUIRE(one.records.size() == two.records.size());
+    for (std::size_t i = 0; i < one.records.size(); ++i) {
+      INFO(goal.Label() << ", " << study.solvers[one.records[i].solver].label
+                        << ", trial " << one.records[i].trial);
+      CHECK(one.records[i].status == two.records[i].status);
+      CHECK(one.records[i].iterations == two.records[i].iterations);
+      CHECK(one.records[i].q == two.records[i].q);
+    }
+  }
+}
+
 TEST_CASE("A solver's false claim of convergence is caught and counted",
           "[lab][study]") {
   Study study = PlanarStudy();
