@@ -7,8 +7,10 @@ JOBS ?= 2
 BUILD ?= build
 OUT ?= out
 # Rebuilds from a fresh clone reuse earlier compilations when ccache is
-# installed (optional; nothing else depends on it).
+# installed (optional; nothing else depends on it). Paths below the clone are
+# hashed relative to it, so clones in other folders share the cache.
 LAUNCHER := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+export CCACHE_BASEDIR ?= $(CURDIR)
 
 .PHONY: all deps build test reproduce benchmarks test-sanitize fuzz-smoke clean
 

@@ -14,13 +14,13 @@ root="$(mktemp -d "${TMPDIR:-/tmp}/iklab-isolated-XXXXXX")"
 if [ "${KEEP:-0}" != "1" ]; then
   trap 'rm -rf "$root"' EXIT
 fi
-# The clone keeps the repository's folder name, so that with CCACHE_BASEDIR
-# at its parent the compilations of the usual build are reused.
+# The Makefile hashes paths relative to the clone (CCACHE_BASEDIR), so the
+# compilations of the usual build are reused here.
 name="$(basename "$PWD")"
 git clone --quiet . "$root/$name"
 cd "$root/$name"
 echo "isolated clone: $PWD ($(git rev-parse --short HEAD)); beside it: $(ls -A "$root")"
-export CCACHE_BASEDIR="$root"
+unset CCACHE_BASEDIR
 
 # No data folder from the environment either.
 unset IKLAB_DATA_DIR
