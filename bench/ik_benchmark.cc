@@ -8,6 +8,8 @@
 #include <random>
 #include <sstream>
 #include <stdexcept>
+#include <exception>
+#include <mutex>
 #include <thread>
 
 #include "constraints/position_orientation_goal.h"
@@ -232,11 +234,15 @@ std::vector<TargetOutcome> RunTargets(
       o.claimed = result.converged();
       o.microseconds = 1e6 * seconds;
       o.iterations = result.iterations;
+      if (result.status == SolveStatus::kInvalidInput) {
+        o.invalid_input = std::move(result.message);
+      }
       o.check = Verify(*model, site, result.q, targets[k].target,
                        settings.tolerance);
       // A late answer is a failure: the budget is part of the protocol.
-      o.success = o.claimed && o.check.success &&
-                  seconds <= settings.time_budget_seconds;
+      o.overran = settings.time_budget_seconds > 0.0 &&
+                  seconds > settings.time_budget_seconds;
+      o.success = o.claimed && o.check.success && !o.overran;
       o.q = std::move(result.q);
       const int finished = ++done;
       if (progress && threads == 1) progress(finished);
@@ -245,9 +251,24 @@ std::vector<TargetOutcome> RunTargets(
   if (threads == 1) {
     work();
   } else {
+    // An exception escaping a std::thread would terminate the program (out
+    // of memory in a solve, say): keep the first, stop handing out targets,
+    // and rethrow it here.
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    const auto guarded = [&] {
+      try {
+        work();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        next = targets.size();
+      }
+    };
     std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
+    for (int t = 0; t < threads; ++t) pool.emplace_back(guarded);
     for (auto& th : pool) th.join();
+    if (error) std::rethrow_exception(error);
   }
   return outcomes;
 }
@@ -270,7 +291,8 @@ bool KdlBaselinesBuilt() {
 
 BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
                            const std::string& seed_mode, int dofs,
-                           const std::vector<TargetOutcome>& outcomes) {
+                           const std::vector<TargetOutcome>& outcomes,
+                           double budget_seconds) {
   BenchmarkSummary s;
   s.robot = robot;
   s.solver = solver;
@@ -287,6 +309,11 @@ BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
     successes += o.success;
     iterations += o.iterations;
     s.false_claims += o.claimed && !o.check.success;
+    s.overruns += o.overran;
+    if (budget_seconds > 0.0) {
+      s.worst_overrun_ratio = std::max(
+          s.worst_overrun_ratio, 1e-6 * o.microseconds / budget_seconds);
+    }
   }
   std::sort(times.begin(), times.end());
   const auto percentile = [&](double p) {
@@ -303,57 +330,6 @@ BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
   s.p99_us = percentile(0.99);
   s.mean_iterations = iterations / outcomes.size();
   return s;
-}
-
-std::vector<BenchmarkTarget> ReadTargetsCsv(const std::string& path, int nq) {
-  std::ifstream file(path);
-  if (!file) ThrowInvalidArgument(path, ": cannot open the target file");
-  std::vector<BenchmarkTarget> targets;
-  std::string line;
-  int line_number = 0;
-  const int columns = nq + 7;
-  while (std::getline(file, line)) {
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    if (line_number == 1 && !(std::isdigit(line[0]) || line[0] == '-' ||
-                              line[0] == '+' || line[0] == '.')) {
-      continue;  // header
-    }
-    std::vector<double> values;
-    std::stringstream row(line);
-    std::string field;
-    while (std::getline(row, field, ',')) {
-      char* end = nullptr;
-      const double v = std::strtod(field.c_str(), &end);
-      if (end == field.c_str() || !std::isfinite(v)) {
-        ThrowInvalidArgument(path, ":", line_number, ": column ",
-                             values.size() + 1, " ('", field,
-                             "') is not a finite number");
-      }
-      values.push_back(v);
-    }
-    if (static_cast<int>(values.size()) != columns) {
-      ThrowInvalidArgument(path, ":", line_number, ": expected ", columns,
-                           " values (", nq,
-                           " seed coordinates, x, y, z, qw, qx, qy, qz), got ",
-                           values.size());
-    }
-    BenchmarkTarget t;
-    t.seed = Eigen::Map<const Eigen::VectorXd>(values.data(), nq);
-    const Eigen::Vector3d p(values[nq], values[nq + 1], values[nq + 2]);
-    const Eigen::Quaterniond rotation(values[nq + 3], values[nq + 4],
-                                      values[nq + 5], values[nq + 6]);
-    if (std::abs(rotation.norm() - 1.0) > 1e-6) {
-      ThrowInvalidArgument(path, ":", line_number,
-                           ": the quaternion (w, x, y, z) must have unit "
-                           "length; its norm is ",
-                           rotation.norm());
-    }
-    t.target = Eigen::Translation3d(p) * rotation.normalized();
-    targets.push_back(std::move(t));
-  }
-  return targets;
 }
 
 void WriteTargetsCsv(const std::string& path, const Model& model,

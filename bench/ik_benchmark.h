@@ -27,6 +27,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "bench/target_csv.h"
 #include "framework/model.h"
 #include "solvers/solver.h"
 
@@ -43,14 +44,6 @@ struct BenchmarkRobot {
 /// The robots of ../shared/data/robots with their arm chains (6- and 7-DOF).
 /// @param data_dir the folder holding robots/ (the shared data folder).
 std::vector<BenchmarkRobot> StandardRobots(const std::string& data_dir);
-
-/// One target of the protocol.
-struct BenchmarkTarget {
-  /// Seed (start) pose of the solve.
-  Eigen::VectorXd seed;
-  /// Target pose of the tip in the base frame.
-  Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
-};
 
 /// How seed poses are chosen.
 enum class SeedMode { kMidLimits, kRandom };
@@ -149,6 +142,13 @@ struct TargetOutcome {
   bool success = false;
   double microseconds = 0.0;
   int iterations = 0;
+  /// The solve took longer than the time budget (the solver checks its
+  /// budget between bounded units of work, or the OS preempted the thread).
+  /// Such outcomes depend on timing, so a run with overruns is not
+  /// bit-reproducible.
+  bool overran = false;
+  /// The solver's message when it reported kInvalidInput (empty otherwise).
+  std::string invalid_input;
   Verification check;
   Eigen::VectorXd q;
 };
@@ -168,12 +168,20 @@ struct BenchmarkSummary {
   double mean_iterations = 0.0;
   /// Solver claimed success but the independent check disagreed.
   int false_claims = 0;
+  /// Solves that overran the time budget (TargetOutcome::overran).
+  int overruns = 0;
+  /// Largest wall time of a solve over the budget (1 = on budget); 0 when
+  /// no budget was given.
+  double worst_overrun_ratio = 0.0;
 };
 
 /// Solves every target with `solver` on the tip site of `model` and verifies
 /// every answer independently (Verify); a claimed success counts only if the
 /// check passes and the answer came within the time budget. Outcomes are in
 /// target order whatever the thread count.
+/// @throws whatever a solve throws (std::bad_alloc, say), on the calling
+///   thread whatever the thread count (a worker stops the run and its first
+///   exception is rethrown after the workers are joined).
 std::vector<TargetOutcome> RunTargets(
     const std::shared_ptr<const Model>& model, int site,
     const std::vector<BenchmarkTarget>& targets,
@@ -181,16 +189,12 @@ std::vector<TargetOutcome> RunTargets(
     const std::function<void(int)>& progress = {});
 
 /// Aggregates outcomes.
+/// @param budget_seconds the per-solve budget the outcomes ran under (for
+///   worst_overrun_ratio); ≤ 0 for none.
 BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
                            const std::string& seed_mode, int dofs,
-                           const std::vector<TargetOutcome>& outcomes);
-
-/// Reads a bring-your-own target set: a CSV with a header and, per row, the
-/// seed joint vector (nq columns) then the target pose as position (x, y, z)
-/// and unit quaternion (w, x, y, z): nq + 7 numbers.
-/// @throws std::invalid_argument naming the file, line and problem (wrong
-///   column count, a non-number, a NaN, a quaternion far from unit length).
-std::vector<BenchmarkTarget> ReadTargetsCsv(const std::string& path, int nq);
+                           const std::vector<TargetOutcome>& outcomes,
+                           double budget_seconds = 0.0);
 
 /// Writes targets in the format ReadTargetsCsv reads.
 void WriteTargetsCsv(const std::string& path, const Model& model,

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <new>
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -12,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/bench_command.h"
+#include "bench/command_options.h"
 #include "lab/report.h"
 
 namespace iklab {
@@ -104,6 +107,9 @@ int Run(const std::vector<Experiment>& experiments, const RunOptions& options,
     return 2;
   }
 
+  // Checked before any experiment runs (not after it has worked for hours).
+  PrepareOutputFolder(options.out_dir, "--out");
+
   ExperimentContext context;
   context.seed = options.seed;
   context.quick = options.quick;
@@ -149,14 +155,15 @@ int RunCommandLine(int argc, const char* const* argv,
   run->add_option("--out,-o", run_options.out_dir, "Output folder")
       ->capture_default_str();
   run->add_option("--seed,-s", run_options.seed, "Seed for every random draw")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(UnsignedInteger64());
   run->add_flag("--quick", run_options.quick,
                 "Reduced configuration (fewer trials)");
   run->add_option("--threads,-j", run_options.threads,
                   "Worker threads for the trials of studies (results do not "
                   "depend on it)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
+      ->check(IntegerIn(1, 1024));
 
   BenchCommandOptions bench_options;
   CLI::App* bench = app.add_subcommand(
@@ -165,15 +172,38 @@ int RunCommandLine(int argc, const char* const* argv,
       "poses, solve rate and time per solve for every solver");
   AddBenchOptions(bench, &bench_options);
 
+  // The one error boundary of the program: whatever a subcommand throws
+  // becomes one line naming what to fix and exit code 2 — never an abort.
+  std::string where = program.name;
   try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      // --help is a "parse error" with exit code 0; every real one is 2.
+      return app.exit(e) == 0 ? 0 : 2;
+    }
+    for (const CLI::App* sub : {list, run, bench}) {
+      if (sub->parsed()) where += " " + sub->get_name();
+    }
+    if (bench->parsed()) return RunBenchCommand(bench_options);
+    if (list->parsed()) return List(experiments);
+    return Run(experiments, run_options, program);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "%s: out of memory; reduce the problem (--targets, "
+                 "--threads, the model's size) or free memory\n",
+                 where.c_str());
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "%s: file system error on '%s': %s\n",
+                 where.c_str(), e.path1().string().c_str(),
+                 e.code().message().c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", where.c_str(), e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: unexpected error of unknown type\n",
+                 where.c_str());
   }
-
-  if (bench->parsed()) return RunBenchCommand(bench_options);
-  if (list->parsed()) return List(experiments);
-  return Run(experiments, run_options, program);
+  return 2;
 }
 
 }  // namespace iklab
