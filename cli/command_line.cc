@@ -175,15 +175,21 @@ int RunCommandLine(int argc, const char* const* argv,
   // The one error boundary of the program: whatever a subcommand throws
   // becomes one line naming what to fix and exit code 2 — never an abort.
   std::string where = program.name;
+  if (argc > 1) {
+    for (const CLI::App* sub : {list, run, bench}) {
+      if (sub->get_name() == argv[1]) where += " " + sub->get_name();
+    }
+  }
   try {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-      // --help is a "parse error" with exit code 0; every real one is 2.
-      return app.exit(e) == 0 ? 0 : 2;
-    }
-    for (const CLI::App* sub : {list, run, bench}) {
-      if (sub->parsed()) where += " " + sub->get_name();
+      // --help is a "parse error" with exit code 0; every real one is one
+      // line and exit code 2.
+      if (e.get_exit_code() == 0) return app.exit(e);
+      std::fprintf(stderr, "%s: %s (see %s --help)\n", where.c_str(),
+                   e.what(), where.c_str());
+      return 2;
     }
     if (bench->parsed()) return RunBenchCommand(bench_options);
     if (list->parsed()) return List(experiments);
