@@ -1,5 +1,7 @@
 #include "bench/ik_benchmark.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -137,7 +139,8 @@ TEST_CASE("Target CSV files round-trip and malformed rows are reported with "
   const int site = model.SiteIndex("ee_link");
   const auto targets = GenerateTargets(model, site, 5, 9, SeedMode::kRandom);
   const std::string path =
-      (std::filesystem::temp_directory_path() / "iklab_targets_test.csv")
+      (std::filesystem::temp_directory_path() /
+       ("iklab_targets_test_" + std::to_string(::getpid()) + ".csv"))
           .string();
   WriteTargetsCsv(path, model, targets);
   const auto read = ReadTargetsCsv(path, model.nq());

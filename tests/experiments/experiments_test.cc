@@ -2,6 +2,8 @@
 // leaves a complete summary: claims with computed verdicts and reasons, and
 // the pictures it registered.
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -19,7 +21,10 @@ TEST_CASE("Every registered experiment runs in quick mode and writes a "
           "complete summary",
           "[experiments]") {
   const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / "iklab_experiments_test";
+      std::filesystem::temp_directory_path() /
+      // Per process: two checkouts tested at once on one machine must not
+      // remove each other's outputs.
+      ("iklab_experiments_test_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   ExperimentContext context;
   context.seed = 1;
