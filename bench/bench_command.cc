@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <new>
 
 #include <nlohmann/json.hpp>
 
@@ -171,6 +172,8 @@ int RunBenchCommand(const BenchCommandOptions& o) {
       UrdfFigure urdf = LoadUrdfChain(robot.urdf_path, robot.base_link,
                                       robot.tip_link, urdf_options);
       model = std::make_shared<const Model>(urdf.figure.Compile());
+    } catch (const std::bad_alloc&) {
+      throw;  // RunCommandLine says "out of memory" and what to reduce
     } catch (const std::exception& e) {
       std::fprintf(stderr, "iklab bench: %s\n", e.what());
       return 2;
@@ -201,7 +204,9 @@ int RunBenchCommand(const BenchCommandOptions& o) {
         targets = o.targets_csv.empty()
                       ? GenerateTargets(*model, site, o.targets, o.seed, mode)
                       : ReadTargetsCsv(o.targets_csv, model->nq());
-      } catch (const std::exception& e) {
+      } catch (const std::bad_alloc&) {
+      throw;  // RunCommandLine says "out of memory" and what to reduce
+    } catch (const std::exception& e) {
         std::fprintf(stderr, "iklab bench: %s\n", e.what());
         return 2;
       }

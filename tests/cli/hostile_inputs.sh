@@ -7,9 +7,11 @@
 #     (every run is under a time limit).
 # A bad input that exits 0 is a silent wrong answer and fails the test.
 #
-# Usage: hostile_inputs.sh IKLAB_PROGRAM
+# Usage: hostile_inputs.sh IKLAB_PROGRAM [SANITIZED]
+# SANITIZED (ON/OFF): a sanitizer build, which cannot run under ulimit -v.
 set -u
-IKLAB=${1:?usage: hostile_inputs.sh IKLAB_PROGRAM}
+IKLAB=${1:?usage: hostile_inputs.sh IKLAB_PROGRAM [SANITIZED]}
+SANITIZED=${2:-OFF}
 # Generous: sanitizer builds are several times slower. A hang is minutes.
 LIMIT=${IKLAB_CLI_TEST_TIMEOUT:-120}
 
@@ -294,6 +296,22 @@ expect 2 "GB of memory" -- bench --urdf long.urdf --base l0 --tip l10000 \
   --targets 100000000 --solvers bounded-lm --out o
 expect 2 "reduce --targets" -- bench --urdf long.urdf --base l0 --tip l10000 \
   --targets 100000000 --solvers bounded-lm --out o
+
+# Out of memory during the run (address space limited to 1.5 GB, targets
+# that pass the estimate): a message, not "terminate called ... bad_alloc".
+case "$SANITIZED" in
+  ON|on|1|TRUE|true) ;;
+  *)
+    cases=$((cases + 1))
+    out=$( (ulimit -v 1500000; timeout "$LIMIT" "$IKLAB" bench --urdf long.urdf \
+      --base l0 --tip l10000 --targets 50000 --solvers bounded-lm --out o) 2>&1)
+    rc=$?
+    if [ "$rc" -ne 2 ] || ! printf '%s' "$out" | grep -q "out of memory; reduce"; then
+      failures=$((failures + 1))
+      printf 'FAIL [%d] out of memory: exit %d, output: %s\n' "$cases" "$rc" "$out"
+    fi
+    ;;
+esac
 
 echo "hostile inputs: $cases runs, $failures failures"
 [ "$cases" -ge 100 ] || { echo "FAIL: fewer than 100 cases ran"; exit 1; }
