@@ -205,8 +205,8 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                       ? GenerateTargets(*model, site, o.targets, o.seed, mode)
                       : ReadTargetsCsv(o.targets_csv, model->nq());
       } catch (const std::bad_alloc&) {
-      throw;  // RunCommandLine says "out of memory" and what to reduce
-    } catch (const std::exception& e) {
+        throw;  // RunCommandLine says "out of memory" and what to reduce
+      } catch (const std::exception& e) {
         std::fprintf(stderr, "iklab bench: %s\n", e.what());
         return 2;
       }
