@@ -53,6 +53,10 @@ fuzz-smoke:
 	  -dict=tests/fuzz/urdf.dict build-fuzz/corpus/urdf build-fuzz/tests/fuzz/seeds/urdf
 	./build-fuzz/tests/fuzz/iklab_bvh_fuzzer -max_total_time=$(FUZZ_SECONDS) \
 	  -dict=tests/fuzz/bvh.dict build-fuzz/corpus/bvh build-fuzz/tests/fuzz/seeds/bvh
+	cmake --build build-fuzz -j$(JOBS) --target iklab_target_csv_fuzzer
+	mkdir -p build-fuzz/corpus/csv
+	./build-fuzz/tests/fuzz/iklab_target_csv_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	  -dict=tests/fuzz/csv.dict build-fuzz/corpus/csv build-fuzz/tests/fuzz/seeds/csv
 
 clean:
 	rm -rf $(BUILD) build-bench build-asan build-fuzz
