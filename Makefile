@@ -40,7 +40,7 @@ test-sanitize: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
 
-# A short libFuzzer run of the URDF and BVH readers on seeds made from the
+# A short libFuzzer run of the URDF, BVH and target CSV readers on seeds made from the
 # shipped robots and skeletons (clang; instrumented with ASan + UBSan).
 FUZZ_SECONDS ?= 30
 fuzz-smoke:
