@@ -188,6 +188,10 @@ for value in 0 1025 -2; do
   expect 2 "--threads" -- run parent-fig-5.20 --quick --out o --threads "$value"
 done
 expect 2 "unknown robot" -- bench --robots nosuchrobot --out o
+expect 2 "unknown robot ''" -- bench --robots "" --out o
+expect 2 "nowhere/robots/franka_panda.urdf: cannot open the file" -- \
+  bench --data nowhere --robots panda --out o --targets 2
+expect 2 "--seeds" -- "${bench[@]}" --out o --seeds ""
 expect 2 "unknown solver" -- "${bench[@]}" --out o --solvers nosuchsolver
 expect 2 "--seeds" -- "${bench[@]}" --out o --seeds sometimes
 expect 2 "needs --base and --tip" -- bench --urdf arm.urdf --out o
