@@ -274,6 +274,8 @@ Result SolveWith(const BoundedLmOptions& options,
         continue;
       }
 
+      // The trial evaluation is the other costly unit of an iteration.
+      if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
       w.trial_q = (w.q + w.step).cwiseMax(lower).cwiseMin(upper);
       const double trial_cost =
           evaluate(w.trial_q, &w.trial_residual, &w.trial_jacobian);
