@@ -42,7 +42,7 @@ test-sanitize: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
 
-# A short libFuzzer run of the URDF and BVH readers on seeds made from the
+# A short libFuzzer run of the URDF, BVH and target CSV readers on seeds made from the
 # shipped robots and skeletons (clang; instrumented with ASan + UBSan).
 FUZZ_SECONDS ?= 30
 fuzz-smoke:
@@ -55,6 +55,10 @@ fuzz-smoke:
 	  -dict=tests/fuzz/urdf.dict build-fuzz/corpus/urdf build-fuzz/tests/fuzz/seeds/urdf
 	./build-fuzz/tests/fuzz/iklab_bvh_fuzzer -max_total_time=$(FUZZ_SECONDS) \
 	  -dict=tests/fuzz/bvh.dict build-fuzz/corpus/bvh build-fuzz/tests/fuzz/seeds/bvh
+	cmake --build build-fuzz -j$(JOBS) --target iklab_target_csv_fuzzer
+	mkdir -p build-fuzz/corpus/csv
+	./build-fuzz/tests/fuzz/iklab_target_csv_fuzzer -max_total_time=$(FUZZ_SECONDS) \
+	  -dict=tests/fuzz/csv.dict build-fuzz/corpus/csv build-fuzz/tests/fuzz/seeds/csv
 
 clean:
 	rm -rf $(BUILD) build-bench build-asan build-fuzz

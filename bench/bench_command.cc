@@ -1,12 +1,15 @@
 #include "bench/bench_command.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <new>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/command_options.h"
 #include "bench/ik_benchmark.h"
 #include "lab/data.h"
 #include "lab/report.h"
@@ -44,20 +47,24 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
       ->check(CLI::IsMember({"mid-limits", "random"}));
   command->add_option("--targets,-n", o->targets, "Random targets per robot")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(IntegerIn(1, kMaxTargets));
   command->add_option("--seed,-s", o->seed, "Seed of the targets")
-      ->capture_default_str();
-  command->add_option("--budget-ms", o->budget_ms, "Time budget per solve (ms)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(UnsignedInteger64());
+  command
+      ->add_option("--budget-ms", o->budget_ms,
+                   "Time budget per solve (ms); results are bit-identical "
+                   "between runs only when it does not bind")
+      ->capture_default_str()
+      ->check(NumberIn(0.0, kMaxBudgetMs, /*open_lower=*/true));
   command->add_option("--tolerance", o->tolerance,
                       "Success tolerance per position (m) and rotation-vector "
                       "(rad) component")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(NumberIn(0.0, 1.0, /*open_lower=*/true));
   command->add_option("--threads,-j", o->threads, "Worker threads")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(IntegerIn(1, 256));
   command->add_option("--out,-o", o->out_dir, "Output folder")
       ->capture_default_str();
   command->add_option("--urdf", o->urdf, "Your own robot: a URDF file");
@@ -65,7 +72,8 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
   command->add_option("--tip", o->tip_link, "Tip link of --urdf's chain");
   command->add_option("--targets-csv", o->targets_csv,
                       "Your own targets: CSV, per row the seed joint vector "
-                      "then x,y,z,qw,qx,qy,qz (header optional)");
+                      "then x,y,z,qw,qx,qy,qz; a first line ending in "
+                      "x,y,z,qw,qx,qy,qz is the header");
 }
 
 namespace {
@@ -171,13 +179,26 @@ int RunBenchCommand(const BenchCommandOptions& o) {
   settings.time_budget_seconds = o.budget_ms * 1e-3;
   settings.tolerance = o.tolerance;
   settings.threads = o.threads;
-  std::filesystem::create_directories(o.out_dir);
+  if (!(settings.time_budget_seconds > 0.0) ||
+      !std::isfinite(settings.time_budget_seconds) || !(o.tolerance > 0.0) ||
+      !std::isfinite(o.tolerance) || o.targets < 1 || o.threads < 1) {
+    std::fprintf(stderr,
+                 "iklab bench: --budget-ms and --tolerance must be finite and "
+                 "> 0, --targets and --threads >= 1\n");
+    return 2;
+  }
+  // Every file is written into --out: refuse an unusable folder before any
+  // work (not after minutes of solves).
+  PrepareOutputFolder(o.out_dir, "--out");
 
   std::vector<BenchmarkSummary> summaries;
   for (const BenchmarkRobot& robot : robots) {
     std::shared_ptr<const Model> model;
     try {
+      // iklab does not enforce mimic relations: a chain with a mimic joint
+      // is refused (file:line), never solved as if the joint were free.
       UrdfOptions urdf_options;
+      urdf_options.mimic = UrdfMimicPolicy::kReject;
       urdf_options.soft_limits = o.joint_limits == "hard"
                                      ? UrdfSoftLimits::kIgnore
                                      : UrdfSoftLimits::kNarrow;
@@ -193,10 +214,29 @@ int RunBenchCommand(const BenchCommandOptions& o) {
         }
         std::fprintf(stderr, "\n");
       }
+    } catch (const std::bad_alloc&) {
+      throw;  // RunCommandLine says "out of memory" and what to reduce
     } catch (const std::exception& e) {
       std::fprintf(stderr, "iklab bench: %s\n", e.what());
       return 2;
     }
+    if (model->nq() == 0) {
+      std::fprintf(stderr,
+                   "iklab bench: %s: the chain %s -> %s has no moving joints "
+                   "(0 coordinates), so there is nothing to solve; choose a "
+                   "--base and --tip with joints between them\n",
+                   robot.urdf_path.c_str(), robot.base_link.c_str(),
+                   robot.tip_link.c_str());
+      return 2;
+    }
+    // Targets and outcomes of one robot: a pose, a seed and a solution each,
+    // checked before they are allocated.
+    CheckMemoryEstimate(
+        static_cast<double>(o.targets) *
+            (sizeof(BenchmarkTarget) + sizeof(TargetOutcome) + 64.0 +
+             2.0 * sizeof(double) * model->nq()),
+        std::to_string(o.targets) + " targets of " + robot.name,
+        "reduce --targets");
     const int site = model->SiteIndex(robot.tip_link);
     for (const std::string& mode_name : o.seed_modes) {
       const SeedMode mode =
@@ -206,6 +246,8 @@ int RunBenchCommand(const BenchCommandOptions& o) {
         targets = o.targets_csv.empty()
                       ? GenerateTargets(*model, site, o.targets, o.seed, mode)
                       : ReadTargetsCsv(o.targets_csv, model->nq());
+      } catch (const std::bad_alloc&) {
+        throw;  // RunCommandLine says "out of memory" and what to reduce
       } catch (const std::exception& e) {
         std::fprintf(stderr, "iklab bench: %s\n", e.what());
         return 2;
@@ -222,13 +264,30 @@ int RunBenchCommand(const BenchCommandOptions& o) {
             RunTargets(model, site, targets, solver, settings);
         const BenchmarkSummary s = Summarize(
             robot.name, solver.name, o.targets_csv.empty() ? mode_name : "csv",
-            model->nq(), outcomes);
+            model->nq(), outcomes, settings.time_budget_seconds);
         std::fprintf(stderr,
                      "\r%-12s %-10s %-24s rate %8.4f %%  mean %9.1f us  "
-                     "median %8.1f us  p99 %8.1f us%s\n",
+                     "median %8.1f us  p99 %8.1f us%s%s\n",
                      robot.name.c_str(), mode_name.c_str(), solver.name.c_str(),
                      100.0 * s.solve_rate, s.mean_us, s.median_us, s.p99_us,
-                     s.false_claims ? "  FALSE CLAIMS" : "");
+                     s.false_claims ? "  FALSE CLAIMS" : "",
+                     s.overruns ? "  OVERRUNS" : "");
+        // A solver that cannot take this chain says why, once, here (not
+        // only in a status column of the per-target CSV).
+        int invalid = 0;
+        const std::string* why = nullptr;
+        for (const TargetOutcome& outcome : outcomes) {
+          if (outcome.status != SolveStatus::kInvalidInput) continue;
+          ++invalid;
+          if (why == nullptr) why = &outcome.invalid_input;
+        }
+        if (invalid > 0) {
+          std::fprintf(stderr,
+                       "iklab bench: note: %s: %d of %zu solve(s) reported "
+                       "invalid input: %s\n",
+                       solver.name.c_str(), invalid, outcomes.size(),
+                       why->c_str());
+        }
         WriteOutcomesCsv(o.out_dir + "/" + stem + "_outcomes.csv", *model,
                          solver.name, outcomes, !first);
         first = false;
@@ -250,7 +309,7 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                       {"kdl_baselines_built", KdlBaselinesBuilt()}};
   std::ofstream csv(o.out_dir + "/summary.csv");
   csv << "robot,dofs,seed_mode,solver,targets,solve_rate,mean_us,median_us,"
-         "p95_us,p99_us,mean_iterations,false_claims\n";
+         "p95_us,p99_us,mean_iterations,false_claims,overruns\n";
   std::ofstream md(o.out_dir + "/summary.md");
   md << "Joint limits: " << o.joint_limits
      << (o.joint_limits == "soft"
@@ -265,7 +324,8 @@ int RunBenchCommand(const BenchCommandOptions& o) {
     csv << s.robot << "," << s.dofs << "," << s.seed_mode << "," << s.solver
         << "," << s.targets << "," << s.solve_rate << "," << s.mean_us << ","
         << s.median_us << "," << s.p95_us << "," << s.p99_us << ","
-        << s.mean_iterations << "," << s.false_claims << "\n";
+        << s.mean_iterations << "," << s.false_claims << "," << s.overruns
+        << "\n";
     md << "| " << s.robot << " | " << s.dofs << " | " << s.seed_mode << " | "
        << s.solver << " | " << Fixed(100.0 * s.solve_rate, 2) << " % | "
        << Fixed(s.mean_us, 1) << " | " << Fixed(s.median_us, 1) << " | "
@@ -282,7 +342,30 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                                {"p95_us", s.p95_us},
                                {"p99_us", s.p99_us},
                                {"mean_iterations", s.mean_iterations},
-                               {"false_claims", s.false_claims}});
+                               {"false_claims", s.false_claims},
+                               {"overruns", s.overruns},
+                               {"worst_overrun_ratio", s.worst_overrun_ratio}});
+  }
+  // Determinism: with a budget that never binds, results are bit-identical
+  // run to run (iteration and evaluation caps decide); once a solve overruns
+  // (a solver stops between bounded units of work, or the OS preempts it)
+  // the outcome depends on timing. Say so wherever the results go.
+  int overruns = 0;
+  double worst = 0.0;
+  for (const BenchmarkSummary& s : summaries) {
+    overruns += s.overruns;
+    worst = std::max(worst, s.worst_overrun_ratio);
+  }
+  if (overruns > 0) {
+    const std::string note =
+        "note: " + std::to_string(overruns) +
+        " solve(s) overran the --budget-ms budget (worst " + Fixed(worst, 1) +
+        "x the budget; counted as failures): the budget binds, so these "
+        "results depend on timing and are not bit-reproducible; raise "
+        "--budget-ms for reproducible results";
+    std::fprintf(stderr, "iklab bench: %s\n", note.c_str());
+    md << "\n" << note << "\n";
+    json["note"] = note;
   }
   if (!KdlBaselinesBuilt()) {
     md << "\nKDL baselines (kdl-lma, kdl-nr-jl) were not built: "

@@ -14,6 +14,12 @@
 
 namespace iklab {
 
+/// Largest --targets (per robot and seed mode).
+inline constexpr int kMaxTargets = 100000000;
+/// Largest --budget-ms: ten seconds per solve. Larger budgets would let a
+/// run with unreachable targets restart for hours per target.
+inline constexpr double kMaxBudgetMs = 10000.0;
+
 struct BenchCommandOptions {
   std::string data_dir;
   std::vector<std::string> robots;
@@ -39,7 +45,10 @@ struct BenchCommandOptions {
 void AddBenchOptions(CLI::App* command, BenchCommandOptions* options);
 
 /// Runs the benchmark; returns the process exit code (0 = ran; the solve
-/// rates are results, not errors).
+/// rates are results, not errors; 2 = bad input, after a one-line message).
+/// @throws std::invalid_argument for an unusable --out folder or a run too
+///   large for the machine's memory; std::runtime_error if writing a result
+///   file fails (RunCommandLine turns both into a message and exit code 2).
 int RunBenchCommand(const BenchCommandOptions& options);
 
 }  // namespace iklab

@@ -257,11 +257,15 @@ std::vector<TargetOutcome> RunTargets(
              targets[trial.index].target);
        },
        1});
+  // A late answer is a failure: the budget is part of the protocol.
+  const auto overran = [&](double microseconds) {
+    return settings.time_budget_seconds > 0.0 &&
+           microseconds > 1e6 * settings.time_budget_seconds;
+  };
   study.accept = [&](const StudyRecord& r) {
     const Verification check =
         Verify(*model, site, r.q, targets[r.trial].target, settings.tolerance);
-    return r.claimed && check.success &&
-           r.microseconds <= 1e6 * settings.time_budget_seconds;
+    return r.claimed && check.success && !overran(r.microseconds);
   };
   const StudyResult result =
       RunStudy(study, [&](double fraction, const std::string&) {
@@ -274,6 +278,8 @@ std::vector<TargetOutcome> RunTargets(
     o.claimed = r.claimed;
     o.microseconds = r.microseconds;
     o.iterations = r.iterations;
+    if (r.status == SolveStatus::kInvalidInput) o.invalid_input = r.message;
+    o.overran = overran(r.microseconds);
     o.check = Verify(*model, site, r.q, targets[r.trial].target,
                      settings.tolerance);
     o.success = r.verified;
@@ -300,7 +306,8 @@ bool KdlBaselinesBuilt() {
 
 BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
                            const std::string& seed_mode, int dofs,
-                           const std::vector<TargetOutcome>& outcomes) {
+                           const std::vector<TargetOutcome>& outcomes,
+                           double budget_seconds) {
   BenchmarkSummary s;
   s.robot = robot;
   s.solver = solver;
@@ -317,6 +324,11 @@ BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
     successes += o.success;
     iterations += o.iterations;
     s.false_claims += o.claimed && !o.check.success;
+    s.overruns += o.overran;
+    if (budget_seconds > 0.0) {
+      s.worst_overrun_ratio = std::max(
+          s.worst_overrun_ratio, 1e-6 * o.microseconds / budget_seconds);
+    }
   }
   std::sort(times.begin(), times.end());
   const auto percentile = [&](double p) {
@@ -333,57 +345,6 @@ BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
   s.p99_us = percentile(0.99);
   s.mean_iterations = iterations / outcomes.size();
   return s;
-}
-
-std::vector<BenchmarkTarget> ReadTargetsCsv(const std::string& path, int nq) {
-  std::ifstream file(path);
-  if (!file) ThrowInvalidArgument(path, ": cannot open the target file");
-  std::vector<BenchmarkTarget> targets;
-  std::string line;
-  int line_number = 0;
-  const int columns = nq + 7;
-  while (std::getline(file, line)) {
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty() || line[0] == '#') continue;
-    if (line_number == 1 && !(std::isdigit(line[0]) || line[0] == '-' ||
-                              line[0] == '+' || line[0] == '.')) {
-      continue;  // header
-    }
-    std::vector<double> values;
-    std::stringstream row(line);
-    std::string field;
-    while (std::getline(row, field, ',')) {
-      char* end = nullptr;
-      const double v = std::strtod(field.c_str(), &end);
-      if (end == field.c_str() || !std::isfinite(v)) {
-        ThrowInvalidArgument(path, ":", line_number, ": column ",
-                             values.size() + 1, " ('", field,
-                             "') is not a finite number");
-      }
-      values.push_back(v);
-    }
-    if (static_cast<int>(values.size()) != columns) {
-      ThrowInvalidArgument(path, ":", line_number, ": expected ", columns,
-                           " values (", nq,
-                           " seed coordinates, x, y, z, qw, qx, qy, qz), got ",
-                           values.size());
-    }
-    BenchmarkTarget t;
-    t.seed = Eigen::Map<const Eigen::VectorXd>(values.data(), nq);
-    const Eigen::Vector3d p(values[nq], values[nq + 1], values[nq + 2]);
-    const Eigen::Quaterniond rotation(values[nq + 3], values[nq + 4],
-                                      values[nq + 5], values[nq + 6]);
-    if (std::abs(rotation.norm() - 1.0) > 1e-6) {
-      ThrowInvalidArgument(path, ":", line_number,
-                           ": the quaternion (w, x, y, z) must have unit "
-                           "length; its norm is ",
-                           rotation.norm());
-    }
-    t.target = Eigen::Translation3d(p) * rotation.normalized();
-    targets.push_back(std::move(t));
-  }
-  return targets;
 }
 
 void WriteTargetsCsv(const std::string& path, const Model& model,

@@ -27,6 +27,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "bench/target_csv.h"
 #include "framework/model.h"
 #include "solvers/solver.h"
 
@@ -44,14 +45,6 @@ struct BenchmarkRobot {
 /// left arm, PR2's right arm) with their arm chains (6- and 7-DOF).
 /// @param data_dir the folder holding robots/ (usually DataDirectory()).
 std::vector<BenchmarkRobot> StandardRobots(const std::string& data_dir);
-
-/// One target of the protocol.
-struct BenchmarkTarget {
-  /// Seed (start) pose of the solve.
-  Eigen::VectorXd seed;
-  /// Target pose of the tip in the base frame.
-  Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
-};
 
 /// How seed poses are chosen.
 enum class SeedMode { kMidLimits, kRandom };
@@ -150,6 +143,13 @@ struct TargetOutcome {
   bool success = false;
   double microseconds = 0.0;
   int iterations = 0;
+  /// The solve took longer than the time budget (the solver checks its
+  /// budget between bounded units of work, or the OS preempted the thread).
+  /// Such outcomes depend on timing, so a run with overruns is not
+  /// bit-reproducible.
+  bool overran = false;
+  /// The solver's message when it reported kInvalidInput (empty otherwise).
+  std::string invalid_input;
   Verification check;
   Eigen::VectorXd q;
 };
@@ -169,6 +169,11 @@ struct BenchmarkSummary {
   double mean_iterations = 0.0;
   /// Solver claimed success but the independent check disagreed.
   int false_claims = 0;
+  /// Solves that overran the time budget (TargetOutcome::overran).
+  int overruns = 0;
+  /// Largest wall time of a solve over the budget (1 = on budget); 0 when
+  /// no budget was given.
+  double worst_overrun_ratio = 0.0;
 };
 
 /// Solves every target with `solver` on the tip site of `model` and verifies
@@ -177,6 +182,9 @@ struct BenchmarkSummary {
 /// (lab/study.h: trial k = target k, one TargetSolve made per target outside
 /// the timed call, the protocol's check as the study's success test).
 /// Outcomes are in target order whatever the thread count.
+/// @throws whatever a solve throws (std::bad_alloc, say), on the calling
+///   thread whatever the thread count (the study stops handing out targets
+///   and rethrows the first exception after the workers are joined).
 std::vector<TargetOutcome> RunTargets(
     const std::shared_ptr<const Model>& model, int site,
     const std::vector<BenchmarkTarget>& targets,
@@ -184,16 +192,12 @@ std::vector<TargetOutcome> RunTargets(
     const std::function<void(int)>& progress = {});
 
 /// Aggregates outcomes.
+/// @param budget_seconds the per-solve budget the outcomes ran under (for
+///   worst_overrun_ratio); ≤ 0 for none.
 BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
                            const std::string& seed_mode, int dofs,
-                           const std::vector<TargetOutcome>& outcomes);
-
-/// Reads a bring-your-own target set: a CSV with a header and, per row, the
-/// seed joint vector (nq columns) then the target pose as position (x, y, z)
-/// and unit quaternion (w, x, y, z): nq + 7 numbers.
-/// @throws std::invalid_argument naming the file, line and problem (wrong
-///   column count, a non-number, a NaN, a quaternion far from unit length).
-std::vector<BenchmarkTarget> ReadTargetsCsv(const std::string& path, int nq);
+                           const std::vector<TargetOutcome>& outcomes,
+                           double budget_seconds = 0.0);
 
 /// Writes targets in the format ReadTargetsCsv reads.
 void WriteTargetsCsv(const std::string& path, const Model& model,

@@ -148,6 +148,8 @@ struct KdlBaselineSolver::Impl {
       lower(k) = model->lower()[kdl.coordinates[k]];
       upper(k) = model->upper()[kdl.coordinates[k]];
     }
+    // KDL's solvers assert on a chain without joints; Solve() reports it.
+    if (nj == 0 || nj > KdlBaselineSolver::kMaxJoints) return;
     if (options.method == KdlMethod::kLma) {
       lma = std::make_unique<KDL::ChainIkSolverPos_LMA>(
           kdl.chain, 0.01 * options.tolerance, kLmaMaxIterations);
@@ -225,6 +227,24 @@ Result KdlBaselineSolver::Solve(const Eigen::Isometry3d& X_BT,
   Result result;
   result.solver = name();
   result.attempts = 0;
+  if (m.nj == 0) {
+    result.status = SolveStatus::kInvalidInput;
+    result.message =
+        "the chain to the tip has no moving joints (0 coordinates: the tip "
+        "is the base, or only fixed joints lie between them); nothing to "
+        "solve";
+    result.q = seed.allFinite() ? seed : Eigen::VectorXd();
+    return result;
+  }
+  if (m.nj > kMaxJoints) {
+    result.status = SolveStatus::kInvalidInput;
+    result.message = "the chain has " + std::to_string(m.nj) +
+                     " joints, more than the " + std::to_string(kMaxJoints) +
+                     " the KDL baselines accept (a KDL attempt cannot be "
+                     "interrupted and its cost grows with the chain)";
+    result.q = seed.allFinite() ? seed : Eigen::VectorXd();
+    return result;
+  }
   if (seed.size() != m.model->nq() || !seed.allFinite()) {
     result.status = SolveStatus::kInvalidInput;
     result.message = "the seed must have " + std::to_string(m.model->nq()) +

@@ -87,6 +87,13 @@ struct KdlOptions {
 /// an instance must not be shared between threads.
 class KdlBaselineSolver {
  public:
+  /// Longest chain the adapters accept. A KDL attempt cannot be interrupted,
+  /// and its cost per step grows with the chain (ChainIkSolverVel_pinv's SVD
+  /// keeps an n × n factor: minutes per attempt on 10,000 joints), so
+  /// longer chains are refused (kInvalidInput) rather than let a solve run
+  /// far past its budget.
+  static constexpr int kMaxJoints = 100;
+
   /// @throws std::invalid_argument as MakeKdlChain, or for a non-positive
   ///   tolerance.
   KdlBaselineSolver(std::shared_ptr<const Model> model, int site,
@@ -102,7 +109,7 @@ class KdlBaselineSolver {
   /// Result: status kConverged when KDL reported success (its claim, not
   /// verified here), kTimeBudget when the budget ran out, kMaxIterations
   /// after a single failed attempt without budget, kInvalidInput for a bad
-  /// seed; q is KDL's last answer in model order; iterations are KDL's
+  /// seed, a chain without joints or one longer than kMaxJoints; q is KDL's last answer in model order; iterations are KDL's
   /// (LMA: lastNrOfIter; NR_JL: pinv velocity steps) summed over attempts.
   Result Solve(const Eigen::Isometry3d& X_BT, const Eigen::VectorXd& seed);
 

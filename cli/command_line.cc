@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <new>
 #include <functional>
 #include <set>
 #include <stdexcept>
@@ -14,6 +16,7 @@
 #include "bench/bench_command.h"
 #include "cli/retarget_command.h"
 #include "lab/data.h"
+#include "bench/command_options.h"
 #include "lab/report.h"
 
 namespace iklab {
@@ -115,6 +118,9 @@ int Run(const std::vector<Experiment>& experiments, const RunOptions& options,
       return 2;
     }
   }
+  // Checked before any experiment runs (not after it has worked for hours).
+  PrepareOutputFolder(options.out_dir, "--out");
+
   ExperimentContext context;
   context.seed = options.seed;
   context.quick = options.quick;
@@ -160,7 +166,8 @@ int RunCommandLine(int argc, const char* const* argv,
   run->add_option("--out,-o", run_options.out_dir, "Output folder")
       ->capture_default_str();
   run->add_option("--seed,-s", run_options.seed, "Seed for every random draw")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(UnsignedInteger64());
   run->add_option("--data", run_options.data_dir,
                   "Data folder (default: the shipped data; IKLAB_DATA_DIR "
                   "overrides it)");
@@ -170,7 +177,7 @@ int RunCommandLine(int argc, const char* const* argv,
                   "Worker threads for the trials of studies (results do not "
                   "depend on it)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1024));
+      ->check(IntegerIn(1, 1024));
 
   BenchCommandOptions bench_options;
   CLI::App* bench = app.add_subcommand(
@@ -186,16 +193,45 @@ int RunCommandLine(int argc, const char* const* argv,
       "head): solved frame by frame, written as BVH");
   AddRetargetOptions(retarget, &retarget_options);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+  // The one error boundary of the program: whatever a subcommand throws
+  // becomes one line naming what to fix and exit code 2 — never an abort.
+  std::string where = program.name;
+  if (argc > 1) {
+    for (const CLI::App* sub : {list, run, bench, retarget}) {
+      if (sub->get_name() == argv[1]) where += " " + sub->get_name();
+    }
   }
-
-  if (bench->parsed()) return RunBenchCommand(bench_options);
-  if (retarget->parsed()) return RunRetargetCommand(retarget_options);
-  if (list->parsed()) return List(experiments);
-  return Run(experiments, run_options, program);
+  try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      // --help is a "parse error" with exit code 0; every real one is one
+      // line and exit code 2.
+      if (e.get_exit_code() == 0) return app.exit(e);
+      std::fprintf(stderr, "%s: %s (see %s --help)\n", where.c_str(),
+                   e.what(), where.c_str());
+      return 2;
+    }
+    if (bench->parsed()) return RunBenchCommand(bench_options);
+    if (retarget->parsed()) return RunRetargetCommand(retarget_options);
+    if (list->parsed()) return List(experiments);
+    return Run(experiments, run_options, program);
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr,
+                 "%s: out of memory; reduce the problem (--targets, "
+                 "--threads, the model's size) or free memory\n",
+                 where.c_str());
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fprintf(stderr, "%s: file system error on '%s': %s\n",
+                 where.c_str(), e.path1().string().c_str(),
+                 e.code().message().c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: %s\n", where.c_str(), e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: unexpected error of unknown type\n",
+                 where.c_str());
+  }
+  return 2;
 }
 
 }  // namespace iklab

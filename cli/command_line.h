@@ -37,10 +37,13 @@ struct ProgramInfo {
 
 /// Parses argv and runs `list`, `run`, `bench` or `retarget` over
 /// `experiments` (in
-/// report order; names must be unique). Errors (an unknown name, a bad
-/// option) print one line naming what to fix.
+/// report order; names must be unique). Every error — a bad option, an
+/// unusable output folder (checked before any work), an unreadable input
+/// file, out of memory — prints one line naming what to fix and returns 2;
+/// no exception escapes this call.
 /// @return the process exit code: 0 ran (results are data, not errors),
-///   1 an experiment failed (the report says which), 2 bad usage.
+///   1 an experiment failed (the report says which), 2 an error (bad usage
+///   or input, or the run could not complete).
 /// @throws std::invalid_argument if two experiments share a name or one has
 ///   no run function (a programming error of the caller).
 int RunCommandLine(int argc, const char* const* argv,

@@ -314,6 +314,32 @@ bool NarrowToSoftLimits(const urdf::Joint& in, const SoftLimitAttributes& a,
   return changed;
 }
 
+// Largest magnitude accepted for lengths, limits and axis components: far
+// beyond any robot (a million kilometres in metres), small enough that sums,
+// differences and products of model values stay finite and accurate (ULP of
+// 1e9 is ~1e-7). Larger values are overflow-scale typos, refused at load
+// rather than surfacing inside FK or as a "converged" pose with a 1e292 m
+// error.
+constexpr double kMaxMagnitude = 1e9;
+
+// "%g" form of a number for messages (0.1, not 0.10000000000000001).
+std::string ShortNumber(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%g", v);
+  return buffer;
+}
+
+void CheckMagnitude(const Reporter& report, int line, const std::string& owner,
+                    const char* what, const Eigen::Ref<const Eigen::VectorXd>& v) {
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (std::isfinite(v[i]) && std::abs(v[i]) > kMaxMagnitude) {
+      report.Fail(line, owner, what, " has a value of magnitude above ",
+                  ShortNumber(kMaxMagnitude), " (got ", internal::FormatVector(v),
+                  "); check the units and the exponent");
+    }
+  }
+}
+
 // Converts one URDF joint (see the table in urdf_loader.h).
 Joint ToJoint(const urdf::Joint& in, int line, const Reporter& report) {
   Joint out;
@@ -332,6 +358,7 @@ Joint ToJoint(const urdf::Joint& in, int line, const Reporter& report) {
     report.Fail(line, owner, "<origin> is not a finite pose (xyz ",
                 internal::FormatVector(xyz), ")");
   }
+  CheckMagnitude(report, line, owner, "<origin xyz>", xyz);
   out.X_PJ = Eigen::Translation3d(xyz) *
              Eigen::Quaterniond(quaternion[0], quaternion[1], quaternion[2],
                                 quaternion[3])
@@ -339,6 +366,7 @@ Joint ToJoint(const urdf::Joint& in, int line, const Reporter& report) {
 
   auto read_axis = [&]() {
     const Eigen::Vector3d axis(in.axis.x, in.axis.y, in.axis.z);
+    CheckMagnitude(report, line, owner, "<axis>", axis);
     const double norm = axis.norm();
     if (!axis.allFinite() || norm < 1e-12) {
       report.Fail(line, owner, "<axis> must be a finite non-zero vector; got ",
@@ -354,6 +382,8 @@ Joint ToJoint(const urdf::Joint& in, int line, const Reporter& report) {
       report.Fail(line, owner, "<limit> must have lower <= upper; got lower ",
                   lower, ", upper ", upper);
     }
+    CheckMagnitude(report, line, owner, "<limit lower/upper>",
+                   Eigen::Vector2d(lower, upper));
     out.WithLimits(lower, upper);
   };
 
@@ -541,8 +571,11 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
     }
     if (options.mimic == UrdfMimicPolicy::kReject) {
       report.Fail(joint_lines[i], "joint '", in.name, "' mimics joint '",
-                  leader,
-                  "'; mimic joints are rejected (UrdfMimicPolicy::kReject)");
+                  leader, "' (q = ", ShortNumber(in.mimic->multiplier), " q_",
+                  leader, " + ", ShortNumber(in.mimic->offset),
+                  "); mimic joints are rejected (UrdfMimicPolicy::kReject): "
+                  "the relation is not enforced, so choose a chain without "
+                  "mimic joints");
     }
     if (!std::isfinite(in.mimic->multiplier) ||
         !std::isfinite(in.mimic->offset)) {

@@ -53,20 +53,29 @@ struct Workspace {
   using SquareMatrix = Eigen::Matrix<double, N, N>;
   using CoordinateVector = Eigen::Matrix<double, N, 1>;
 
-  Workspace(int m, int n)
+  // `dual`: solve the m × m system of the push-through form instead of the
+  // n × n one (Dynamic sizes only); the n × n matrices are then left empty.
+  Workspace(int m, int n, bool dual)
       : residual(m),
         trial_residual(m),
         jacobian(m, n),
         trial_jacobian(m, n),
-        normal(n, n),
-        system(n, n),
+        normal(dual ? 0 : n, dual ? 0 : n),
+        system(dual ? 0 : n, dual ? 0 : n),
         gradient(n),
         step(n),
         q(n),
         trial_q(n),
         best_q(n),
         held(n),
-        llt(n) {}
+        llt(dual ? 0 : n) {
+    if (dual) {
+      free_jacobian.resize(m, n);
+      small_system.resize(m, m);
+      small_rhs.resize(m);
+      small_llt = Eigen::LLT<Eigen::MatrixXd>(m);
+    }
+  }
 
   ResidualVector residual, trial_residual;
   JacobianMatrix jacobian, trial_jacobian;
@@ -77,7 +86,26 @@ struct Workspace {
   std::vector<char> held;  // coordinates held on a bound this iteration
   // Dynamic sizes only; fixed sizes use internal::CholeskySolveInPlace.
   Eigen::LLT<SquareMatrix> llt;
+  // The dual (push-through) form for long chains: J_f (held columns zeroed),
+  // J_f J_fᵀ + μI and its right-hand side.
+  Eigen::MatrixXd free_jacobian, small_system;
+  Eigen::VectorXd small_rhs;
+  Eigen::LLT<Eigen::MatrixXd> small_llt;
 };
+
+// Chains at least this long with fewer residuals than coordinates take the
+// dual form: an iteration then costs O(m² n) instead of O(n³) per
+// active-set pass (a 10,000-joint chain: ~10⁶ instead of ~10¹² flops).
+constexpr int kDualMinCoordinates = 32;
+
+bool UseDualForm(int m, int n) { return n >= kDualMinCoordinates && m < n; }
+
+// Bytes of the workspace's matrices, for the check before allocating them.
+double WorkspaceBytes(int m, int n) {
+  const double md = m, nd = n;
+  return sizeof(double) * (UseDualForm(m, n) ? 3.0 * md * nd + 2.0 * md * md
+                                             : 2.0 * md * nd + 3.0 * nd * nd);
+}
 
 // Starting point of attempt k: q0 (projected), then the middle of the box,
 // then uniform random points in it. Unbounded sides fall back to [−π, π]
@@ -114,7 +142,8 @@ Result SolveWith(const BoundedLmOptions& options,
   const Eigen::VectorXd& upper = scope.upper();
   ProblemWorkspace* pws = scope.workspace();
   Result& result = scope.result();
-  Workspace<M, N> w(m, n);
+  Workspace<M, N> w(m, n, N == Eigen::Dynamic && UseDualForm(m, n));
+  const bool dual = w.small_system.size() > 0;
   std::vector<GoalError> errors(problem.goals().size());
   std::mt19937_64 rng(options.seed);
 
@@ -164,7 +193,7 @@ Result SolveWith(const BoundedLmOptions& options,
       // Coefficient-wise for fixed sizes: Eigen would otherwise route a
       // 9 × 7 product through its blocked GEMM, whose packing dominates.
       if constexpr (N == Eigen::Dynamic) {
-        w.normal.noalias() = w.jacobian.transpose() * w.jacobian;
+        if (!dual) w.normal.noalias() = w.jacobian.transpose() * w.jacobian;
       } else {
         w.normal.noalias() = w.jacobian.transpose().lazyProduct(w.jacobian);
       }
@@ -174,6 +203,42 @@ Result SolveWith(const BoundedLmOptions& options,
       std::fill(w.held.begin(), w.held.end(), 0);
       bool factored = false;
       for (int pass = 0; pass <= n; ++pass) {
+        // A pass is bounded work (O(m² n) or O(n³)); the budget is checked
+        // between passes, so a solve overruns it by at most one pass plus
+        // one evaluation.
+        if (pass > 0 && scope.OutOfTime()) return SolveStatus::kTimeBudget;
+        if constexpr (N == Eigen::Dynamic) {
+          if (dual) {
+            // Push-through identity, for μ > 0:
+            //   (J_fᵀ J_f + μI)⁻¹ J_fᵀ r = J_fᵀ (J_f J_fᵀ + μI)⁻¹ r,
+            // with J_f = J with the held columns zeroed, so held
+            // coordinates get a zero step as in the primal form.
+            w.free_jacobian = w.jacobian;
+            for (int i = 0; i < n; ++i) {
+              if (w.held[i]) w.free_jacobian.col(i).setZero();
+            }
+            w.small_system.noalias() =
+                w.free_jacobian * w.free_jacobian.transpose();
+            w.small_system.diagonal().array() += mu;
+            w.small_llt.compute(w.small_system);
+            factored = w.small_llt.info() == Eigen::Success;
+            if (!factored) break;
+            w.small_rhs = w.residual;
+            w.small_llt.solveInPlace(w.small_rhs);
+            w.step.noalias() = -w.free_jacobian.transpose() * w.small_rhs;
+            bool changed = false;
+            for (int i = 0; i < n; ++i) {
+              if (w.held[i]) continue;
+              if ((w.q[i] <= lower[i] && w.step[i] < 0.0) ||
+                  (w.q[i] >= upper[i] && w.step[i] > 0.0)) {
+                w.held[i] = 1;
+                changed = true;
+              }
+            }
+            if (!changed) break;
+            continue;
+          }
+        }
         w.system = w.normal;
         w.system.diagonal().array() += mu;
         w.step = -w.gradient;
@@ -209,6 +274,8 @@ Result SolveWith(const BoundedLmOptions& options,
         continue;
       }
 
+      // The trial evaluation is the other costly unit of an iteration.
+      if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
       w.trial_q = (w.q + w.step).cwiseMax(lower).cwiseMin(upper);
       const double trial_cost =
           evaluate(w.trial_q, &w.trial_residual, &w.trial_jacobian);
@@ -298,6 +365,17 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
   // Fixed-size kernels for the shapes of arm problems: 6 or 7 coordinates
   // with a position (3), orientation (6) or pose (9) goal.
   const int m = problem.num_residuals();
+  // Refuse what cannot fit rather than die in the allocation.
+  const double bytes = WorkspaceBytes(m, problem.nq());
+  const double physical = internal::PhysicalMemoryBytes();
+  if (physical > 0.0 && bytes > 0.75 * physical) {
+    return scope.Finish(
+        scope.start(), SolveStatus::kInvalidInput,
+        StrCat("bounded-lm: the problem (", problem.nq(), " coordinates, ", m,
+               " residuals) needs about ", bytes / 1e9,
+               " GB of workspace, more than 3/4 of this machine's ",
+               physical / 1e9, " GB"));
+  }
   switch (problem.nq()) {
     case 6:
       if (m == 3) return SolveWith<3, 6>(options, scope);

@@ -8,6 +8,8 @@
 
 #include <ceres/ceres.h>
 
+#include "framework/internal/check.h"
+
 namespace iklab {
 namespace {
 
@@ -163,6 +165,16 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
     return scope.Finish(q, SolveStatus::kConverged, "nothing to solve");
   }
 
+  const bool long_chain = nq > CeresOptions::kMaxDenseCoordinates;
+  if (long_chain && options.method == CeresOptions::Method::kDogleg) {
+    return scope.Finish(
+        q, SolveStatus::kInvalidInput,
+        internal::StrCat("ceres-dogleg needs a dense factorization, O(n^3) per "
+                         "iteration; ", nq, " coordinates exceed the limit of ",
+                         CeresOptions::kMaxDenseCoordinates,
+                         " (use ceres-lm or bounded-lm for long chains)"));
+  }
+
   std::unique_ptr<ceres::CostFunction> cost =
       internal::MakeCeresCostFunction(problem, scope.workspace());
   ceres::Problem::Options problem_options;
@@ -193,6 +205,12 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
       options.linear_solver == CeresOptions::LinearSolver::kDenseQr
           ? ceres::DENSE_QR
           : ceres::DENSE_NORMAL_CHOLESKY;
+  if (long_chain) {
+    solver_options.linear_solver_type = ceres::CGNR;
+    solver_options.preconditioner_type = ceres::IDENTITY;
+    solver_options.max_linear_solver_iterations =
+        CeresOptions::kMaxLinearIterations;
+  }
   solver_options.num_threads = 1;
   solver_options.logging_type = ceres::SILENT;
   solver_options.minimizer_progress_to_stdout = false;

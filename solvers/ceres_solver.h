@@ -45,6 +45,16 @@ struct CeresOptions {
     kDenseNormalCholesky,
   };
 
+  /// Problems with more coordinates than this do not use the dense solver,
+  /// whose factorization costs O(n³) per iteration (tens of seconds for a
+  /// 10,000-joint chain, beyond any time budget and checked only between
+  /// iterations): Levenberg–Marquardt switches to Ceres' CGNR (conjugate
+  /// gradients on the normal equations, at most kMaxLinearIterations of
+  /// O(m n) each, so an iteration's cost is bounded), and dogleg, which
+  /// needs a factorization, reports kInvalidInput.
+  static constexpr int kMaxDenseCoordinates = 1000;
+  static constexpr int kMaxLinearIterations = 100;
+
   SolveOptions common;
   Method method = Method::kLevenbergMarquardt;
   LinearSolver linear_solver = LinearSolver::kDenseQr;

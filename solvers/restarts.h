@@ -25,7 +25,10 @@ struct RestartOptions {
   /// Largest number of solves, the first from q0 included. ≥ 1.
   int max_attempts = 20;
   /// Wall-time cap over all attempts, seconds; ≤ 0 means none. Checked
-  /// before each attempt (each attempt also obeys its solver's own budget).
+  /// before each attempt (each attempt also obeys its solver's own budget),
+  /// so the wrapper returns within this budget plus one attempt — bounded by
+  /// the inner solver's own budget, which callers should therefore set (the
+  /// benchmark gives both the same budget: at most twice the budget in all).
   double time_budget_seconds = 0.0;
   /// Seed of the std::mt19937_64 that draws the restart poses.
   std::uint64_t seed = 1;

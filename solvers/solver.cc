@@ -1,5 +1,7 @@
 #include "solvers/solver.h"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <sstream>
 #include <utility>
@@ -73,6 +75,13 @@ bool SolveOptions::IsValid(std::string* why) const {
 
 namespace internal {
 
+double PhysicalMemoryBytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return 0.0;
+  return static_cast<double>(pages) * static_cast<double>(page);
+}
+
 SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
                        const SolveOptions& options, std::string solver_name)
     : problem_(problem),
@@ -81,6 +90,14 @@ SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
   result_.solver = std::move(solver_name);
   result_.q = q0;
   const int nq = problem.nq();
+  if (nq == 0) {
+    // Nothing to solve, and several back ends (L-BFGS-B, KDL) fail on empty
+    // vectors: say so instead.
+    result_.q.resize(0);
+    Fail("the problem has no coordinates (model nq = 0: the tip is the base, "
+         "or only fixed joints lie between them); nothing to solve");
+    return;
+  }
   if (q0.size() != nq) {
     result_.q.resize(0);
     Fail(StrCat("q0: expected ", nq, " coordinates (model nq), got ",

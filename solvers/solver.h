@@ -16,8 +16,9 @@
 /// units, wall time and an optional per-iteration trace.
 ///
 /// Statuses, not exceptions, report numerical outcomes (policy 4 of the
-/// house style); invalid input (a NaN in q0, a q0 of the wrong size, invalid
-/// options, bounds with lower > upper) is reported as kInvalidInput with a
+/// house style); invalid input (a problem with no coordinates, a NaN in q0,
+/// a q0 of the wrong size, invalid options, bounds with lower > upper) is
+/// reported as kInvalidInput with a
 /// message naming what to fix, and the returned pose is q0 (or empty when q0
 /// itself is unusable) — never a NaN pose.
 
@@ -85,8 +86,9 @@ struct SolveOptions {
   /// Iteration cap (solver iterations: quasi-Newton / LM steps, Jacobian
   /// updates, CCD sweeps). Must be ≥ 1.
   int max_iterations = 200;
-  /// Wall-time cap per solve, seconds; ≤ 0 means none. Checked once per
-  /// iteration, so a solve can overrun by one iteration.
+  /// Wall-time cap per solve, seconds; ≤ 0 means none. Checked between
+  /// bounded units of work (iterations; inside long iterations, see each
+  /// solver), so a solve overruns it by at most one such unit.
   double time_budget_seconds = 0.0;
   /// Convergence: every goal's position error ≤ position_tolerance (length
   /// units) and angle error ≤ angle_tolerance (radians; aim errors use the
@@ -143,6 +145,10 @@ class Solver {
 };
 
 namespace internal {
+
+/// Physical memory of the machine in bytes (0 if unknown), for checking
+/// memory estimates before large allocations.
+double PhysicalMemoryBytes();
 
 /// Shared bookkeeping for solver implementations: validates the inputs,
 /// times the solve, fills goal errors and the final status.

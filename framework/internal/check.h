@@ -11,6 +11,7 @@
 #include <string>
 
 #include <Eigen/Core>
+#include <Eigen/Geometry>
 
 namespace iklab::internal {
 

@@ -1,9 +1,12 @@
 #include "bench/ik_benchmark.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include <catch2/catch.hpp>
 
@@ -158,6 +161,45 @@ TEST_CASE("Target CSV files round-trip and malformed rows are reported with "
   REQUIRE_THROWS_WITH(ReadTargetsCsv(path, 6),
                       Catch::Contains("must have unit length"));
   std::filesystem::remove(path);
+}
+
+TEST_CASE("The target CSV header rule and full-field numbers leave nothing "
+          "to guessing",
+          "[bench]") {
+  const auto parse = [](const std::string& text, int nq) {
+    std::istringstream in(text);
+    return ParseTargetsCsv(in, "t.csv", nq);
+  };
+  const std::string row = "0.5,1,2,3,1,0,0,0\n";
+  // A header is recognized by its last seven fields; none is needed.
+  CHECK(parse("q,x,y,z,qw,qx,qy,qz\n" + row, 1).size() == 1);
+  CHECK(parse(" q , x , y , z , qw , qx , qy , qz \r\n" + row, 1).size() == 1);
+  CHECK(parse(row, 1).size() == 1);
+  CHECK(parse("# comment\n\n" + row + row, 1).size() == 2);
+  // A first row that is neither a header nor numbers is an error, not a
+  // dropped row.
+  REQUIRE_THROWS_WITH(parse("nan,1,2,3,1,0,0,0\n" + row, 1),
+                      Catch::Contains("t.csv:1: column 1 ('nan') is not a finite "
+                               "number (a header line must end in "
+                               "x,y,z,qw,qx,qy,qz)"));
+  REQUIRE_THROWS_WITH(parse("q,x,y,z,qw,qx,qy,q_z\n" + row, 1),
+                      Catch::Contains("t.csv:1: column 1 ('q')"));
+  REQUIRE_THROWS_WITH(parse("\xff\x01,1,2,3,1,0,0,0\n", 1),
+                      Catch::Contains("('\\xFF\\x01')"));
+  // Trailing garbage, empty fields, overflow.
+  REQUIRE_THROWS_WITH(parse("0.5x,1,2,3,1,0,0,0\n", 1),
+                      Catch::Contains("t.csv:1: column 1 ('0.5x')"));
+  REQUIRE_THROWS_WITH(parse("0.5,,2,3,1,0,0,0\n", 1),
+                      Catch::Contains("t.csv:1: column 2 ('')"));
+  REQUIRE_THROWS_WITH(parse("0.5,1e400,2,3,1,0,0,0\n", 1),
+                      Catch::Contains("t.csv:1: column 2 ('1e400')"));
+  // No data rows.
+  REQUIRE_THROWS_WITH(parse("", 1), Catch::Contains("t.csv: no target rows"));
+  REQUIRE_THROWS_WITH(parse("q,x,y,z,qw,qx,qy,qz\n", 1),
+                      Catch::Contains("t.csv: no target rows after the header"));
+  REQUIRE_THROWS_WITH(parse("q,r,x,y,z,qw,qx,qy,qz\n", 1),
+                      Catch::Contains("t.csv:1: the header has 9 columns; the chain "
+                               "has 1 coordinates, so expected 8"));
 }
 
 }  // namespace

@@ -541,5 +541,46 @@ TEST_CASE("URDF error lines are right in CRLF files", "[framework]") {
                       Contains("crlf.urdf:9: joint 'j2'"));
 }
 
+TEST_CASE("Overflow-scale lengths, limits and axes are rejected at load with "
+          "the file and line",
+          "[framework]") {
+  const auto load = [](const std::string& body) {
+    return LoadUrdfFromString(TwoLinkUrdf("revolute", body), "big.urdf");
+  };
+  const std::string limit =
+      R"(<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>)";
+  // The origin line of TwoLinkUrdf says xyz="0 0 1"; an extra <origin> would
+  // be a second element, so the overflow goes in a copy of the file.
+  std::string origin = TwoLinkUrdf("revolute", limit);
+  origin.replace(origin.find(R"(xyz="0 0 1")"), 11, R"(xyz="1e308 0 0")");
+  REQUIRE_THROWS_WITH(
+      LoadUrdfFromString(origin, "big.urdf"),
+      Contains("big.urdf:9: joint 'j2': <origin xyz> has a value of magnitude "
+               "above 1e+09 (got (1e+308, 0, 0))"));
+  REQUIRE_THROWS_WITH(
+      load(R"(<axis xyz="1e308 1e308 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/>)"),
+      Contains("big.urdf:9: joint 'j2': <axis> has a value of magnitude above "
+               "1e+09 (got (1e+308, 1e+308, 0))"));
+  REQUIRE_THROWS_WITH(
+      load(R"(<axis xyz="0 0 1"/><limit lower="-1e308" upper="1e308" effort="1" velocity="1"/>)"),
+      Contains("big.urdf:9: joint 'j2': <limit lower/upper> has a value of "
+               "magnitude above 1e+09"));
+  // Large but physical values still load.
+  CHECK_NOTHROW(load(
+      R"(<axis xyz="0 0 1000"/><limit lower="-1e6" upper="1e6" effort="1" velocity="1"/>)"));
+}
+
+TEST_CASE("A rejected mimic joint is named with its relation and line",
+          "[framework]") {
+  UrdfOptions reject;
+  reject.mimic = UrdfMimicPolicy::kReject;
+  REQUIRE_THROWS_WITH(
+      LoadUrdf(RobotPath("franka_panda.urdf"), reject),
+      Contains("franka_panda.urdf:342: joint 'panda_finger_joint2' mimics "
+               "joint 'panda_finger_joint1' (q = 1 q_panda_finger_joint1 + "
+               "0)") &&
+          Contains("the relation is not enforced"));
+}
+
 }  // namespace
 }  // namespace iklab
