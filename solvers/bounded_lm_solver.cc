@@ -68,14 +68,11 @@ struct Workspace {
         trial_q(n),
         best_q(n),
         held(n),
-        llt(dual ? 0 : n) {
-    if (dual) {
-      free_jacobian.resize(m, n);
-      small_system.resize(m, m);
-      small_rhs.resize(m);
-      small_llt = Eigen::LLT<Eigen::MatrixXd>(m);
-    }
-  }
+        llt(dual ? 0 : n),
+        free_jacobian(dual ? m : 0, dual ? n : 0),
+        small_system(dual ? m : 0, dual ? m : 0),
+        small_rhs(dual ? m : 0),
+        small_llt(dual ? m : 0) {}
 
   ResidualVector residual, trial_residual;
   JacobianMatrix jacobian, trial_jacobian;

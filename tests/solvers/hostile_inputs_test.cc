@@ -161,8 +161,9 @@ TEST_CASE("Bounded LM on a 10,000-joint chain stops near a 5 ms budget, and "
                              std::chrono::steady_clock::now() - start)
                              .count();
   INFO(result.message << " after " << seconds << " s");
+  // (No iteration count is asserted: under sanitizers on a loaded machine
+  // the setup alone can use the 5 ms.)
   CHECK((result.status == SolveStatus::kTimeBudget || result.converged()));
-  CHECK(result.iterations >= 1);
   CHECK(AllFinite(result.q));
   // The stated bound: one active-set pass and one evaluation past the
   // budget (~1 ms here; generous for sanitizer builds). Before, one
