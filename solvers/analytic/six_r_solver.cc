@@ -31,10 +31,16 @@ constexpr double kReachSlack = 1e-10;
 // Two solutions closer than this (every angle, modulo 2π) are one.
 constexpr double kDuplicateAngle = 1e-9;
 
+// Wraps an angle into (−π, π]. The angles here are sums of a few atan2 and
+// acos values (|angle| < 8π): a shift or two, std::remainder (a library
+// call, the larger part of the wrapping cost) only as a fallback.
 double Wrap(double angle) {
-  double a = std::remainder(angle, kTwoPi);
-  if (a <= -kPi) a += kTwoPi;
-  return a;
+  if (!(std::abs(angle) < 8.0 * kPi)) {
+    angle = std::remainder(angle, kTwoPi);
+  }
+  while (angle > kPi) angle -= kTwoPi;
+  while (angle <= -kPi) angle += kTwoPi;
+  return angle;
 }
 
 Matrix3d Rot(const Vector3d& k, double theta) {
@@ -295,15 +301,19 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
   const Vector3d w_t = R * w_ + t;  // g w
 
   // Position: up to 4 (θ1, θ2, θ3), with exactness.
+  // R123 = R(h1, θ1) R(h2, θ2) R(h3, θ3), built from the rotations the
+  // decomposition computes anyway.
   struct Position {
     double theta[3];
     bool exact;
+    Matrix3d R123;
   };
   std::array<Position, 4> positions;
   int num_positions = 0;
   int free_joint = -1;
-  auto push = [&](double t1, double t2, double t3, bool exact) {
-    positions[num_positions++] = {{t1, t2, t3}, exact};
+  auto push = [&](double t1, double t2, double t3, bool exact,
+                  const Matrix3d& R123) {
+    positions[num_positions++] = {{t1, t2, t3}, exact, R123};
   };
   switch (position_case_) {
     case 0: {  // h1 ∩ h2 at c: ‖E3 w − c‖ = ‖g w − c‖, then SP2.
@@ -312,14 +322,16 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
                                             free[2]);
       if (t3.free) free_joint = 2;
       for (int i = 0; i < t3.count; ++i) {
-        const Vector3d u = Rot(h[2], t3.theta[i]) * (w_ - p[2]) + p[2] - c_;
+        const Matrix3d R3 = Rot(h[2], t3.theta[i]);
+        const Vector3d u = R3 * (w_ - p[2]) + p[2] - c_;
         const AnglePairSolutions t12 =
             Subproblem2(h[0], h[1], u, w_t - c_, tol, len, free[0], free[1]);
         if (t12.free1) free_joint = 0;
         if (t12.free2) free_joint = 1;
         for (int j = 0; j < t12.count; ++j) {
           push(t12.theta[j][0], t12.theta[j][1], t3.theta[i],
-               t3.exact && t12.exact);
+               t3.exact && t12.exact,
+               Rot(h[0], t12.theta[j][0]) * Rot(h[1], t12.theta[j][1]) * R3);
         }
       }
       break;
@@ -331,16 +343,19 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
       if (t1.free) free_joint = 0;
       for (int i = 0; i < t1.count; ++i) {
         const double theta1 = -t1.theta[i];
-        const Vector3d v = Rot(h[0], t1.theta[i]) * (w_t - p[0]) + p[0];
+        const Matrix3d R1T = Rot(h[0], t1.theta[i]);  // R(h1, −θ1)
+        const Vector3d v = R1T * (w_t - p[0]) + p[0];
         const AngleSolutions t3 = Subproblem3(
             h[2], Perp(h[1], w_ - p[2]), Perp(h[1], p[1] - p[2]),
             Perp(h[1], v - p[1]).norm(), tol, len2, free[2]);
         if (t3.free) free_joint = 2;
         for (int j = 0; j < t3.count; ++j) {
-          const Vector3d u = Rot(h[2], t3.theta[j]) * (w_ - p[2]) + p[2] - p[1];
+          const Matrix3d R3 = Rot(h[2], t3.theta[j]);
+          const Vector3d u = R3 * (w_ - p[2]) + p[2] - p[1];
           const AngleSolutions t2 = Subproblem1(h[1], u, v - p[1], len, free[1]);
           if (t2.free) free_joint = 1;
-          push(theta1, t2.theta[0], t3.theta[j], t1.exact && t3.exact);
+          push(theta1, t2.theta[0], t3.theta[j], t1.exact && t3.exact,
+               R1T.transpose() * Rot(h[1], t2.theta[0]) * R3);
         }
       }
       break;
@@ -358,7 +373,9 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
         if (t23.free2) free_joint = 2;
         for (int j = 0; j < t23.count; ++j) {
           push(-t1.theta[i], t23.theta[j][0], t23.theta[j][1],
-               t1.exact && t23.exact);
+               t1.exact && t23.exact,
+               Rot(h[0], -t1.theta[i]) * Rot(h[1], t23.theta[j][0]) *
+                   Rot(h[2], t23.theta[j][1]));
         }
       }
       break;
@@ -379,7 +396,9 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
           const AngleSolutions t1 =
               Subproblem1(h[0], e2u - p[0], w_t - p[0], len, free[0]);
           if (t1.free) free_joint = 0;
-          push(t1.theta[0], t2.theta[j], t3.theta[i], t3.exact && t2.exact);
+          push(t1.theta[0], t2.theta[j], t3.theta[i], t3.exact && t2.exact,
+               Rot(h[0], t1.theta[0]) * Rot(h[1], t2.theta[j]) *
+                   Rot(h[2], t3.theta[i]));
         }
       }
       break;
@@ -389,9 +408,7 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
   // Wrist: R(h4, θ4) R(h5, θ5) h6 = R_w h6 (SP2), then θ6 (SP1).
   for (int i = 0; i < num_positions; ++i) {
     const Position& pos = positions[i];
-    const Matrix3d R123 = Rot(h[0], pos.theta[0]) * Rot(h[1], pos.theta[1]) *
-                          Rot(h[2], pos.theta[2]);
-    const Matrix3d R_w = R123.transpose() * R;
+    const Matrix3d R_w = pos.R123.transpose() * R;
     const AnglePairSolutions t45 = Subproblem2(h[3], h[4], h[5], R_w * h[5],
                                                tol, unit, free[3], free[4]);
     if (t45.free1) free_joint = 3;
