@@ -47,6 +47,22 @@ Matrix3d Rot(const Vector3d& k, double theta) {
   return Eigen::AngleAxisd(theta, k).toRotationMatrix();
 }
 
+// R(k, θ) from c = cos θ and s = sin θ (Rodrigues:
+// R = c I + s [k]× + (1 − c) k kᵀ), as the subproblems return them.
+Matrix3d RotCS(const Vector3d& k, double c, double s) {
+  Matrix3d R = (1.0 - c) * (k * k.transpose());
+  R(0, 0) += c;
+  R(1, 1) += c;
+  R(2, 2) += c;
+  R(0, 1) -= s * k.z();
+  R(1, 0) += s * k.z();
+  R(0, 2) += s * k.y();
+  R(2, 0) -= s * k.y();
+  R(1, 2) -= s * k.x();
+  R(2, 1) += s * k.x();
+  return R;
+}
+
 // Component of v perpendicular to the unit vector k.
 Vector3d Perp(const Vector3d& k, const Vector3d& v) { return v - k.dot(v) * k; }
 
@@ -274,8 +290,9 @@ void SixRArm::Add(const Vector6d& theta, bool exact,
     for (int i = 0; i < out->num_solutions; ++i) {
       bool same = true;
       for (int k = 0; k < 6 && same; ++k) {
-        same = std::abs(Wrap(out->solutions[i].q[coordinate_[k]] - chain[k])) <=
-               kDuplicateAngle;
+        double gap = std::abs(out->solutions[i].q[coordinate_[k]] - chain[k]);
+        gap = std::abs(gap - kTwoPi * std::floor(gap / kTwoPi + 0.5));
+        same = gap <= kDuplicateAngle;
       }
       if (same) return;
     }
@@ -322,7 +339,7 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
                                             free[2]);
       if (t3.free) free_joint = 2;
       for (int i = 0; i < t3.count; ++i) {
-        const Matrix3d R3 = Rot(h[2], t3.theta[i]);
+        const Matrix3d R3 = RotCS(h[2], t3.cos[i], t3.sin[i]);
         const Vector3d u = R3 * (w_ - p[2]) + p[2] - c_;
         const AnglePairSolutions t12 =
             Subproblem2(h[0], h[1], u, w_t - c_, tol, len, free[0], free[1]);
@@ -331,7 +348,8 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
         for (int j = 0; j < t12.count; ++j) {
           push(t12.theta[j][0], t12.theta[j][1], t3.theta[i],
                t3.exact && t12.exact,
-               Rot(h[0], t12.theta[j][0]) * Rot(h[1], t12.theta[j][1]) * R3);
+               RotCS(h[0], t12.cos[j][0], t12.sin[j][0]) *
+                   RotCS(h[1], t12.cos[j][1], t12.sin[j][1]) * R3);
         }
       }
       break;
@@ -343,19 +361,19 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
       if (t1.free) free_joint = 0;
       for (int i = 0; i < t1.count; ++i) {
         const double theta1 = -t1.theta[i];
-        const Matrix3d R1T = Rot(h[0], t1.theta[i]);  // R(h1, −θ1)
+        const Matrix3d R1T = RotCS(h[0], t1.cos[i], t1.sin[i]);  // R(h1, −θ1)
         const Vector3d v = R1T * (w_t - p[0]) + p[0];
         const AngleSolutions t3 = Subproblem3(
             h[2], Perp(h[1], w_ - p[2]), Perp(h[1], p[1] - p[2]),
             Perp(h[1], v - p[1]).norm(), tol, len2, free[2]);
         if (t3.free) free_joint = 2;
         for (int j = 0; j < t3.count; ++j) {
-          const Matrix3d R3 = Rot(h[2], t3.theta[j]);
+          const Matrix3d R3 = RotCS(h[2], t3.cos[j], t3.sin[j]);
           const Vector3d u = R3 * (w_ - p[2]) + p[2] - p[1];
           const AngleSolutions t2 = Subproblem1(h[1], u, v - p[1], len, free[1]);
           if (t2.free) free_joint = 1;
           push(theta1, t2.theta[0], t3.theta[j], t1.exact && t3.exact,
-               R1T.transpose() * Rot(h[1], t2.theta[0]) * R3);
+               R1T.transpose() * RotCS(h[1], t2.cos[0], t2.sin[0]) * R3);
         }
       }
       break;
@@ -366,7 +384,7 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
                                             -free[0]);
       if (t1.free) free_joint = 0;
       for (int i = 0; i < t1.count; ++i) {
-        const Vector3d v = Rot(h[0], t1.theta[i]) * (w_t - p[0]) + p[0];
+        const Vector3d v = RotCS(h[0], t1.cos[i], t1.sin[i]) * (w_t - p[0]) + p[0];
         const AnglePairSolutions t23 =
             Subproblem2(h[1], h[2], w_ - c_, v - c_, tol, len, free[1], free[2]);
         if (t23.free1) free_joint = 1;
@@ -374,8 +392,9 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
         for (int j = 0; j < t23.count; ++j) {
           push(-t1.theta[i], t23.theta[j][0], t23.theta[j][1],
                t1.exact && t23.exact,
-               Rot(h[0], -t1.theta[i]) * Rot(h[1], t23.theta[j][0]) *
-                   Rot(h[2], t23.theta[j][1]));
+               RotCS(h[0], t1.cos[i], -t1.sin[i]) *
+                   RotCS(h[1], t23.cos[j][0], t23.sin[j][0]) *
+                   RotCS(h[2], t23.cos[j][1], t23.sin[j][1]));
         }
       }
       break;
@@ -386,19 +405,21 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
                                             free[2]);
       if (t3.free) free_joint = 2;
       for (int i = 0; i < t3.count; ++i) {
-        const Vector3d u = Rot(h[2], t3.theta[i]) * (w_ - p[2]) + p[2];
+        const Vector3d u = RotCS(h[2], t3.cos[i], t3.sin[i]) * (w_ - p[2]) + p[2];
         const AngleSolutions t2 = Subproblem3(
             h[1], Perp(h[0], u - p[1]), Perp(h[0], p[0] - p[1]),
             Perp(h[0], w_t - p[0]).norm(), tol, len2, free[1]);
         if (t2.free) free_joint = 1;
         for (int j = 0; j < t2.count; ++j) {
-          const Vector3d e2u = Rot(h[1], t2.theta[j]) * (u - p[1]) + p[1];
+          const Vector3d e2u =
+              RotCS(h[1], t2.cos[j], t2.sin[j]) * (u - p[1]) + p[1];
           const AngleSolutions t1 =
               Subproblem1(h[0], e2u - p[0], w_t - p[0], len, free[0]);
           if (t1.free) free_joint = 0;
           push(t1.theta[0], t2.theta[j], t3.theta[i], t3.exact && t2.exact,
-               Rot(h[0], t1.theta[0]) * Rot(h[1], t2.theta[j]) *
-                   Rot(h[2], t3.theta[i]));
+               RotCS(h[0], t1.cos[0], t1.sin[0]) *
+                   RotCS(h[1], t2.cos[j], t2.sin[j]) *
+                   RotCS(h[2], t3.cos[i], t3.sin[i]));
         }
       }
       break;
@@ -415,7 +436,8 @@ void SixRArm::SolveSphericalWrist(const Matrix3d& R, const Vector3d& t,
     if (t45.free2) free_joint = 4;
     for (int j = 0; j < t45.count; ++j) {
       const Matrix3d R45 =
-          Rot(h[3], t45.theta[j][0]) * Rot(h[4], t45.theta[j][1]);
+          RotCS(h[3], t45.cos[j][0], t45.sin[j][0]) *
+          RotCS(h[4], t45.cos[j][1], t45.sin[j][1]);
       const AngleSolutions t6 = Subproblem1(
           h[5], v6_, R45.transpose() * R_w * v6_, unit, free[5]);
       if (t6.free) free_joint = 5;
@@ -450,7 +472,7 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
   if (t1.free) free_joint = 0;
   for (int i = 0; i < t1.count; ++i) {
     const double theta1 = -t1.theta[i];
-    const Matrix3d R1 = Rot(h[0], theta1);
+    const Matrix3d R1 = RotCS(h[0], t1.cos[i], -t1.sin[i]);
     // θ5: h2ᵀ R(h5, θ5) h6 = h2ᵀ R1ᵀ R h6.
     const AngleSolutions t5 =
         Subproblem4(h[1], h[4], h[5], h[1].dot(R1.transpose() * R_h6), tol,
@@ -458,14 +480,14 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
     if (t5.free) free_joint = 4;
     for (int j = 0; j < t5.count; ++j) {
       const double theta5 = t5.theta[j];
-      const Matrix3d R5 = Rot(h[4], theta5);
+      const Matrix3d R5 = RotCS(h[4], t5.cos[j], t5.sin[j]);
       // θ6: R(h6, −θ6) R5ᵀ h2 = Rᵀ R1 h2.
       const AngleSolutions t6 =
           Subproblem1(h[5], R5.transpose() * h[1],
                       R.transpose() * (R1 * h[1]), unit, -free[5]);
       if (t6.free) free_joint = 5;
       const double theta6 = -t6.theta[0];
-      const Matrix3d R6 = Rot(h[5], theta6);
+      const Matrix3d R6 = RotCS(h[5], t6.cos[0], -t6.sin[0]);
       // The rotation about h2 of E2 E3 E4: φ = θ2 + s3 θ3 + s4 θ4.
       const Matrix3d R234 = R1.transpose() * R * R6.transpose() * R5.transpose();
       const double phi = Subproblem1(h[1], v2_, R234 * v2_, unit, 0.0).theta[0];
@@ -479,7 +501,8 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
       if (t3.free) free_joint = 2;
       for (int k = 0; k < t3.count; ++k) {
         const double theta3 = t3.theta[k];
-        const Vector3d u = Rot(h[2], theta3) * (p[3] - p[2]) + p[2] - p[1];
+        const Vector3d u =
+            RotCS(h[2], t3.cos[k], t3.sin[k]) * (p[3] - p[2]) + p[2] - p[1];
         const AngleSolutions t2 = Subproblem1(h[1], u, v - p[1], len, free[1]);
         if (t2.free) free_joint = 1;
         const double theta2 = t2.theta[0];

@@ -19,22 +19,35 @@ AngleSolutions SolveTrigEquation(double a, double b, double c, double tol,
     out.free = true;
     out.count = 1;
     out.theta[0] = free_angle;
+    out.cos[0] = std::cos(free_angle);
+    out.sin[0] = std::sin(free_angle);
     out.exact = std::abs(c) <= rho + degenerate;
     return out;
   }
   const double phi = std::atan2(b, a);
+  const double cos_phi = a / rho, sin_phi = b / rho;
   const double ratio = c / rho;
   if (std::abs(ratio) > 1.0 + tol) {
     // No solution: a cos θ + b sin θ = ρ cos(θ − φ) is closest to c at
     // θ = φ (c > ρ) or θ = φ + π (c < −ρ).
+    const double sign = ratio > 0.0 ? 1.0 : -1.0;
     out.exact = false;
     out.count = 1;
     out.theta[0] = ratio > 0.0 ? phi : phi + kPi;
+    out.cos[0] = sign * cos_phi;
+    out.sin[0] = sign * sin_phi;
     return out;
   }
-  const double half = std::acos(std::clamp(ratio, -1.0, 1.0));
+  // θ = φ ± h with cos h = c/ρ.
+  const double cos_half = std::clamp(ratio, -1.0, 1.0);
+  const double sin_half = std::sqrt(1.0 - cos_half * cos_half);
+  const double half = std::acos(cos_half);
   out.theta[0] = phi + half;
   out.theta[1] = phi - half;
+  out.cos[0] = cos_phi * cos_half - sin_phi * sin_half;
+  out.sin[0] = sin_phi * cos_half + cos_phi * sin_half;
+  out.cos[1] = cos_phi * cos_half + sin_phi * sin_half;
+  out.sin[1] = sin_phi * cos_half - cos_phi * sin_half;
   // Tangent: both roots coincide.
   out.count = half == 0.0 || half == kPi ? 1 : 2;
   return out;
@@ -50,11 +63,19 @@ AngleSolutions Subproblem1(const Eigen::Vector3d& k, const Eigen::Vector3d& p,
   if (p_perp.norm() <= degenerate || q_perp.norm() <= degenerate) {
     out.free = true;
     out.theta[0] = free_angle;
+    out.cos[0] = std::cos(free_angle);
+    out.sin[0] = std::sin(free_angle);
     return out;
   }
   // qᵀR(k, θ)p = (k·p)(k·q) + cos θ (p⊥·q) + sin θ ((k × p)·q) is largest
   // at this θ; it is the exact answer when one exists.
-  out.theta[0] = std::atan2(k.cross(p).dot(q), p_perp.dot(q));
+  const double y = k.cross(p).dot(q), x = p_perp.dot(q);
+  const double r = std::sqrt(x * x + y * y);
+  out.theta[0] = std::atan2(y, x);
+  if (r > 0.0) {
+    out.cos[0] = x / r;
+    out.sin[0] = y / r;
+  }
   return out;
 }
 
@@ -111,6 +132,8 @@ AnglePairSolutions Subproblem2(const Eigen::Vector3d& k1,
     out.free1 = out.free1 || t1.free;
     out.free2 = out.free2 || t2.free;
     out.theta[i] = Eigen::Vector2d(t1.theta[0], t2.theta[0]);
+    out.cos[i] = Eigen::Vector2d(t1.cos[0], t2.cos[0]);
+    out.sin[i] = Eigen::Vector2d(t1.sin[0], t2.sin[0]);
   }
   out.count = branches;
   return out;

@@ -34,6 +34,10 @@ namespace iklab::analytic {
 /// Up to two angles solving a subproblem.
 struct AngleSolutions {
   std::array<double, 2> theta = {0.0, 0.0};
+  /// cos θ and sin θ of each solution, from the subproblem's own algebra
+  /// (so callers building R(k, θ) need no further trigonometric calls).
+  std::array<double, 2> cos = {1.0, 1.0};
+  std::array<double, 2> sin = {0.0, 0.0};
   /// 1 or 2 (a least-squares answer or a tangent case gives 1).
   int count = 0;
   /// False when the problem had no exact solution: theta[0] minimizes the
@@ -81,6 +85,11 @@ struct AnglePairSolutions {
   /// (θ1, θ2) per solution.
   std::array<Eigen::Vector2d, 2> theta = {Eigen::Vector2d::Zero(),
                                           Eigen::Vector2d::Zero()};
+  /// (cos θ1, cos θ2) and (sin θ1, sin θ2) per solution.
+  std::array<Eigen::Vector2d, 2> cos = {Eigen::Vector2d::Ones(),
+                                        Eigen::Vector2d::Ones()};
+  std::array<Eigen::Vector2d, 2> sin = {Eigen::Vector2d::Zero(),
+                                        Eigen::Vector2d::Zero()};
   int count = 0;
   bool exact = true;
   /// θ1 (resp. θ2) is free in every solution.
