@@ -290,9 +290,13 @@ void SixRArm::Add(const Vector6d& theta, bool exact,
     for (int i = 0; i < out->num_solutions; ++i) {
       bool same = true;
       for (int k = 0; k < 6 && same; ++k) {
+        // Stored angles are in (−π, π], usually shifted by at most one turn
+        // into the limits: compare the gap with 0 and 2π, reducing it with
+        // a library call only when it is larger.
         double gap = std::abs(out->solutions[i].q[coordinate_[k]] - chain[k]);
-        gap = std::abs(gap - kTwoPi * std::floor(gap / kTwoPi + 0.5));
-        same = gap <= kDuplicateAngle;
+        if (gap > kTwoPi + kPi) gap = std::abs(std::remainder(gap, kTwoPi));
+        same = gap <= kDuplicateAngle ||
+               std::abs(gap - kTwoPi) <= kDuplicateAngle;
       }
       if (same) return;
     }

@@ -593,5 +593,34 @@ TEST_CASE("The 6R solver reports unreachable targets, limits that exclude "
   }
 }
 
+
+TEST_CASE("The benchmark runs analytic-6r on the UR5 and lists it n/a on the "
+          "Panda with the reason",
+          "[analytic][solvers]") {
+  BenchmarkSolver analytic;
+  for (const BenchmarkSolver& s : PoseSolvers()) {
+    if (s.name == "analytic-6r") analytic = s;
+  }
+  REQUIRE(analytic.make);
+  const Model panda =
+      LoadUrdfChain(testing::ShippedDataFile("robots/panda.urdf"),
+                    "panda_link0", "panda_hand")
+          .figure.Compile();
+  CHECK_THAT(NotApplicable(analytic, panda, panda.SiteIndex("panda_hand")),
+             Contains("needs a model with 6 coordinates"));
+  const auto ur5 = Ur5();
+  const int site = ur5->SiteIndex("ee_link");
+  CHECK(NotApplicable(analytic, *ur5, site).empty());
+  const auto targets = GenerateTargets(*ur5, site, 200, 9, SeedMode::kRandom);
+  BenchmarkSettings settings;
+  // Loose: the test asserts correctness, not speed (sanitizer builds).
+  settings.time_budget_seconds = 0.5;
+  const auto outcomes = RunTargets(ur5, site, targets, analytic, settings);
+  const BenchmarkSummary s =
+      Summarize("ur5", analytic.name, "random", ur5->nq(), outcomes);
+  CHECK(s.false_claims == 0);
+  CHECK(s.solve_rate == 1.0);
+}
+
 }  // namespace
 }  // namespace iklab
