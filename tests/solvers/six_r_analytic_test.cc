@@ -3,7 +3,7 @@
 // the UR5 (shipped URDF) and of spherical-wrist arms built from DH tables
 // checked by the benchmark's independent FK (ReferenceSitePose); the
 // generating configuration among the solutions; the solution count against
-// a dense numeric search (bounded LM from many random seeds); rejection of
+// a dense numeric sweep (bounded LM from many random seeds); rejection of
 // other geometries with the reason; and the Solver's statuses.
 #include "solvers/analytic/six_r_solver.h"
 
@@ -391,14 +391,14 @@ void CheckCountAgainstNumericSearch(const std::shared_ptr<const Model>& model,
                             << " bounded-LM seeds per pose)");
 }
 
-TEST_CASE("The UR5 solution count agrees with a dense numeric search on 200 "
-          "poses",
+TEST_CASE("The UR5 solution count agrees with bounded LM from 300 random "
+          "seeds on 200 poses",
           "[analytic][solvers][slow]") {
   CheckCountAgainstNumericSearch(Ur5(), 404);
 }
 
-TEST_CASE("The spherical-wrist solution count agrees with a dense numeric "
-          "search on 200 poses",
+TEST_CASE("The spherical-wrist solution count agrees with bounded LM from "
+          "300 random seeds on 200 poses",
           "[analytic][solvers][slow]") {
   CheckCountAgainstNumericSearch(KukaLikeArm(), 505);
 }
