@@ -25,6 +25,7 @@
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
 #include "lab/study.h"
+#include "solvers/analytic/six_r_solver.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ccd_solver.h"
 #include "solvers/ceres_solver.h"

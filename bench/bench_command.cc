@@ -37,8 +37,10 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
       ->add_option(
           "--solvers", o->solvers,
           "Solvers to run (default: all): bounded-lm, lbfgsb+restarts, "
-          "ceres-lm+restarts, ceres-dogleg+restarts, and the KDL "
-          "baselines kdl-lma, kdl-nr-jl when built with KDL")
+          "ceres-lm+restarts, ceres-dogleg+restarts, analytic-6r (robots "
+          "with a spherical wrist or three parallel axes only, n/a on the "
+          "others), and the KDL baselines kdl-lma, kdl-nr-jl when built "
+          "with KDL")
       ->delimiter(',');
   command
       ->add_option("--seeds", o->seed_modes,
@@ -257,6 +259,14 @@ int RunBenchCommand(const BenchCommandOptions& o) {
       WriteTargetsCsv(o.out_dir + "/" + stem + "_targets.csv", *model, targets);
       bool first = true;
       for (const BenchmarkSolver& solver : solvers) {
+        const std::string not_applicable =
+            NotApplicable(solver, *model, site);
+        if (!not_applicable.empty()) {
+          std::fprintf(stderr, "%-12s %-10s %-24s n/a (%s)\n",
+                       robot.name.c_str(), mode_name.c_str(),
+                       solver.name.c_str(), not_applicable.c_str());
+          continue;
+        }
         std::fprintf(stderr, "%-12s %-10s %-24s ...", robot.name.c_str(),
                      mode_name.c_str(), solver.name.c_str());
         std::fflush(stderr);

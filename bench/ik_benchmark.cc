@@ -11,6 +11,7 @@
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
 #include "lab/study.h"
+#include "solvers/analytic/six_r_solver.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/lbfgsb_solver.h"
@@ -149,6 +150,12 @@ BenchmarkSolver IklabBenchmarkSolver(
   return solver;
 }
 
+std::string NotApplicable(const BenchmarkSolver& solver, const Model& model,
+                          int site) {
+  return solver.not_applicable ? solver.not_applicable(model, site)
+                               : std::string();
+}
+
 std::vector<BenchmarkSolver> PoseSolvers() {
   // Every solver stops on the goal tolerance the protocol checks (the
   // settings' tolerance on position norm and rotation angle, which implies
@@ -198,6 +205,20 @@ std::vector<BenchmarkSolver> PoseSolvers() {
         o.common = common(budget, tolerance, 100);
         return restarted(std::make_shared<CeresSolver>(o), budget);
       }));
+  // The 6R analytic solver, on the robots whose geometry it handles (a
+  // spherical wrist or three parallel axes; the UR5 of the shipped set): all
+  // solutions, the one nearest the seed within the limits. No restarts.
+  BenchmarkSolver analytic = IklabBenchmarkSolver(
+      "analytic-6r", [common](double budget, double tolerance) {
+        SixRAnalyticOptions o;
+        o.common = common(budget, tolerance, 1);
+        return std::make_unique<SixRAnalyticSolver>(o);
+      });
+  analytic.not_applicable = [](const Model& model, int site) {
+    std::string why;
+    return SixRArm::Create(model, site, &why) ? std::string() : why;
+  };
+  solvers.push_back(std::move(analytic));
   return solvers;
 }
 

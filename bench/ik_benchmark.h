@@ -97,7 +97,16 @@ struct BenchmarkSolver {
                             int site, double time_budget_seconds,
                             double tolerance)>
       make;
+  /// For solvers of a kinematic family only (e.g. the 6R analytic solver):
+  /// returns "" when the solver applies to the chain root → `site` of
+  /// `model`, else the reason it does not (the robot is then reported n/a
+  /// for this solver and not run). Unset: applies to every robot.
+  std::function<std::string(const Model& model, int site)> not_applicable;
 };
+
+/// solver.not_applicable(model, site), or "" when unset.
+std::string NotApplicable(const BenchmarkSolver& solver, const Model& model,
+                          int site);
 
 /// An iklab Solver in the benchmark: per thread, a Problem with one
 /// PositionOrientationGoal on the site (rotation weighted 0.4 against

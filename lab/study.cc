@@ -23,6 +23,7 @@
 #include "constraints/regularizers.h"
 #include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
+#include "solvers/analytic/six_r_solver.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ccd_solver.h"
 #include "solvers/ceres_solver.h"
@@ -613,6 +614,7 @@ std::vector<StudySolver> EverySolver() {
       Use("extended-jacobian", differential(ExtendedJacobianOptions{})),
       Use("two-link", TwoLinkOptions{}),
       Use("tolani", TolaniLimbOptions{}),
+      Use("analytic-6r", SixRAnalyticOptions{}),
   };
 }
 

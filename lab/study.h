@@ -218,11 +218,11 @@ StudySolver Use(std::string label, Options options = {}, int attempts = 1) {
 /// Every iklab solver with its default Options, labelled by family and name:
 /// optimization (lbfgsb, ceres-lm, ceres-dogleg, bounded-lm), differential
 /// (pseudo-inverse, dls, sdls, bounded-dls, transpose, ccd, control-term,
-/// multi-effector, extended-jacobian) and analytic (two-link, tolani). A
-/// study reports a solver that does not apply to its goals or model as
-/// "rejected" with the solver's reason, so this is the list for "every
-/// applicable solver". Differential methods get 500 iterations (their steps
-/// are first-order; 200 is short for them on random targets).
+/// multi-effector, extended-jacobian) and analytic (two-link, tolani,
+/// analytic-6r). A study reports a solver that does not apply to its goals
+/// or model as "rejected" with the solver's reason, so this is the list for
+/// "every applicable solver". Differential methods get 500 iterations (their
+/// steps are first-order; 200 is short for them on random targets).
 std::vector<StudySolver> EverySolver();
 
 /// EverySolver() restricted to `labels`, in that order.

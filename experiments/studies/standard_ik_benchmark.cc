@@ -60,6 +60,7 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
       bool first = true;
       for (const BenchmarkSolver& solver : solvers) {
         context.Progress(step++ / steps, robot.name + " " + solver.name);
+        if (!NotApplicable(solver, *model, site).empty()) continue;
         const auto outcomes = RunTargets(model, site, targets, solver, settings);
         WriteOutcomesCsv((out->dir() / (robot.name + "_" + SeedModeName(mode) +
                                         "_outcomes.csv"))
