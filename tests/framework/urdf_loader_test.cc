@@ -572,13 +572,29 @@ TEST_CASE("Overflow-scale lengths, limits and axes are rejected at load with "
 
 TEST_CASE("A rejected mimic joint is named with its relation and line",
           "[framework]") {
+  // A gripper finger that mimics another (as on real hands); its <joint>
+  // element starts on line 9.
+  const std::string xml = R"(<robot name="gripper">
+  <link name="palm"/>
+  <link name="left"/>
+  <link name="right"/>
+  <joint name="left_finger" type="prismatic">
+    <parent link="palm"/><child link="left"/>
+    <axis xyz="0 1 0"/><limit lower="0" upper="0.04" effort="1" velocity="1"/>
+  </joint>
+  <joint name="right_finger" type="prismatic">
+    <parent link="palm"/><child link="right"/>
+    <axis xyz="0 -1 0"/><limit lower="0" upper="0.04" effort="1" velocity="1"/>
+    <mimic joint="left_finger" multiplier="1" offset="0"/>
+  </joint>
+</robot>
+)";
   UrdfOptions reject;
   reject.mimic = UrdfMimicPolicy::kReject;
   REQUIRE_THROWS_WITH(
-      LoadUrdf(RobotPath("franka_panda.urdf"), reject),
-      Contains("franka_panda.urdf:342: joint 'panda_finger_joint2' mimics "
-               "joint 'panda_finger_joint1' (q = 1 q_panda_finger_joint1 + "
-               "0)") &&
+      LoadUrdfFromString(xml, "gripper.urdf", reject),
+      Contains("gripper.urdf:9: joint 'right_finger' mimics joint "
+               "'left_finger' (q = 1 q_left_finger + 0)") &&
           Contains("the relation is not enforced"));
 }
 
