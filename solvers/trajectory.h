@@ -92,6 +92,9 @@ class HermitePathSolver final : public Solver {
   std::string name() const override;
   Result Solve(const Problem& problem,
                const Eigen::VectorXd& q0) const override;
+  void Prepare(const Problem& problem) const override {
+    inner_->Prepare(problem);
+  }
   int frames() const { return frames_; }
 
  private:

@@ -698,6 +698,15 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
                           std::to_string(all.num_solutions) + singular);
 }
 
+void SixRAnalyticSolver::Prepare(const Problem& problem) const {
+  if (problem.goals().size() != 1) return;
+  const auto* goal =
+      dynamic_cast<const PositionOrientationGoal*>(problem.goals()[0].get());
+  if (goal == nullptr) return;
+  std::string why;
+  Arm(problem.shared_model(), goal->site(), &why);
+}
+
 Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
              const SixRAnalyticOptions& options) {
   return SixRAnalyticSolver(options).Solve(problem, q0);

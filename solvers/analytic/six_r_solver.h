@@ -220,6 +220,8 @@ class SixRAnalyticSolver final : public Solver {
   std::string name() const override { return "analytic-6r"; }
   Result Solve(const Problem& problem,
                const Eigen::VectorXd& q0) const override;
+  /// Reads and keeps the arm's geometry for the problem's goal site.
+  void Prepare(const Problem& problem) const override;
   const SixRAnalyticOptions& options() const { return options_; }
 
  private:

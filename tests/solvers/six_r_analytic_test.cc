@@ -503,6 +503,32 @@ TEST_CASE("The 6R solver returns the solution nearest the seed within the "
   }
 }
 
+TEST_CASE("Preparing the 6R solver outside the clock gives the same answers, "
+          "and preparing for a problem it cannot take is harmless",
+          "[analytic][solvers]") {
+  const auto model = Ur5();
+  std::mt19937_64 rng(707);
+  const Eigen::VectorXd q = RandomConfiguration(*model, &rng);
+  const Eigen::VectorXd seed = RandomConfiguration(*model, &rng);
+  const Problem problem =
+      PoseProblem(model, ReferenceSitePose(*model, TipSite(*model), q));
+  const SixRAnalyticSolver prepared, cold;
+  prepared.Prepare(problem);
+  const Result a = prepared.Solve(problem, seed);
+  const Result b = cold.Solve(problem, seed);
+  REQUIRE(a.status == SolveStatus::kConverged);
+  CHECK(a.q == b.q);
+  // A model it rejects: Prepare keeps quiet, Solve says why.
+  const auto panda = std::make_shared<const Model>(
+      LoadUrdfChain(testing::ShippedDataFile("robots/panda.urdf"), "panda_link0",
+                    "panda_hand")
+          .figure.Compile());
+  const Problem other = PoseProblem(panda, Eigen::Isometry3d::Identity());
+  REQUIRE_NOTHROW(prepared.Prepare(other));
+  CHECK(prepared.Solve(other, panda->MidLimits()).status ==
+        SolveStatus::kInvalidInput);
+}
+
 TEST_CASE("The 6R solver reports unreachable targets, limits that exclude "
           "every solution, singular poses and invalid problems",
           "[analytic][solvers]") {
