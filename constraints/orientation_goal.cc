@@ -2,6 +2,7 @@
 
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
+#include "constraints/tolerance_goals.h"
 
 namespace iklab {
 
@@ -86,6 +87,42 @@ GoalError AxisGoal::Error(const Model& model, const Data& data) const {
   GoalError error;
   error.angle = internal::AngleBetween(a_W, target_);
   error.aim = 1.0 - a_W.dot(target_);
+  return error;
+}
+
+RotationVectorGoal::RotationVectorGoal(const Model& model,
+                                       const std::string& site,
+                                       const Eigen::Matrix3d& target,
+                                       double weight)
+    : SiteGoal(model, site, 3, weight, "rotation-vector"), target_(target) {
+  internal::CheckRotation(target, name(), "target");
+}
+
+void RotationVectorGoal::DoEvaluate(const Model& model, const Data& data,
+                                    const Eigen::Ref<const Eigen::VectorXd>&,
+                                    Eigen::Ref<Eigen::VectorXd> residual,
+                                    Eigen::Ref<Eigen::MatrixXd>* jacobian) const {
+  const Eigen::Isometry3d X_WS = internal::SitePoseUnchecked(model, data, site());
+  const Eigen::Matrix3d R_GW = target_.transpose();
+  const Eigen::Vector3d phi = internal::RotationLog(R_GW * X_WS.linear());
+  residual = -phi;
+  if (jacobian == nullptr) return;
+  // ∂φ/∂q_i = J_l⁻¹(φ) R_WGᵀ ω_i  ⇒  ∂r/∂q_i = −M ω_i.
+  const Eigen::Matrix3d M = internal::InverseLeftJacobian(phi) * R_GW;
+  Eigen::Ref<Eigen::MatrixXd>& J = *jacobian;
+  J.setZero();
+  internal::ForEachJacobianColumn(
+      model, data, model.site_step(site()), X_WS.translation(),
+      [&](int dof, const Eigen::Vector3d&, const Eigen::Vector3d& w) {
+        J.col(dof) = -(M * w);
+      });
+}
+
+GoalError RotationVectorGoal::Error(const Model& model,
+                                    const Data& data) const {
+  GoalError error;
+  error.angle = internal::RotationAngle(
+      target_, internal::SitePoseUnchecked(model, data, site()).linear());
   return error;
 }
 

@@ -319,8 +319,16 @@ void Verify(const Study& study, const Problem& problem, const Result& result,
   record->errors = problem.GoalErrors(result.q, &workspace);
   record->within_bounds =
       !study.respect_limits || problem.bounds().Contains(result.q, kBoundsSlack);
+  // Hard constraints (if any) must hold too, checked the same way.
+  bool constraints_hold = true;
+  if (problem.has_constraints()) {
+    std::vector<GoalError> constraint_errors;
+    problem.ConstraintErrors(result.q, &workspace, &constraint_errors);
+    constraints_hold = WithinTolerance(study, constraint_errors);
+  }
   record->verified = study.accept ? study.accept(*record)
                                   : record->claimed && record->within_bounds &&
+                                        constraints_hold &&
                                         WithinTolerance(study, record->errors);
 }
 
