@@ -23,15 +23,18 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/regularizers.h"
+#include "constraints/tolerance_goals.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ccd_solver.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/damped_least_squares_solver.h"
 #include "solvers/extended_jacobian_solver.h"
+#include "solvers/ipopt_solver.h"
 #include "solvers/jacobian_transpose_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "solvers/multi_effector_solver.h"
 #include "solvers/pseudo_inverse_solver.h"
+#include "solvers/slsqp_solver.h"
 #include "solvers/tolani_limb_solver.h"
 #include "solvers/two_link_analytic.h"
 #include "framework/kinematics.h"
@@ -116,7 +119,18 @@ void CheckSpec(const Model& model, const GoalSpec& spec, bool nested,
     }
     fail("unknown site '" + spec.site + "'; the model's sites are: " + sites);
   }
-  if ((spec.kind == GoalKind::kAxis || spec.kind == GoalKind::kAiming) &&
+  if (spec.kind == GoalKind::kCone &&
+      (!(spec.angle >= 0.0 && spec.angle <= M_PI))) {
+    fail("cone angle must be in [0, pi] radians, got " +
+         std::to_string(spec.angle));
+  }
+  if (spec.kind == GoalKind::kPositionBox &&
+      (!(spec.tolerance > 0.0) || !std::isfinite(spec.tolerance))) {
+    fail("box tolerance must be finite and > 0, got " +
+         std::to_string(spec.tolerance));
+  }
+  if ((spec.kind == GoalKind::kAxis || spec.kind == GoalKind::kAiming ||
+       spec.kind == GoalKind::kCone) &&
       (!spec.axis.allFinite() || spec.axis.norm() < 1e-9)) {
     fail("axis must be a finite non-zero vector");
   }
@@ -161,6 +175,14 @@ std::shared_ptr<const Goal> MakeSimpleGoal(const Model& model, const Data& data,
     case GoalKind::kPlane:
       return std::make_shared<PlaneGoal>(model, spec.site, X.translation(),
                                          RandomUnitVector(rng), spec.weight);
+    case GoalKind::kCone:
+      return std::make_shared<ConeGoal>(model, spec.site, axis,
+                                        X.linear() * axis, spec.angle,
+                                        spec.weight);
+    case GoalKind::kPositionBox:
+      return std::make_shared<PositionBoxGoal>(
+          model, spec.site, X, Eigen::Vector3d::Constant(-spec.tolerance),
+          Eigen::Vector3d::Constant(spec.tolerance), spec.weight);
     case GoalKind::kWeightedSum:
     case GoalKind::kDisjunctive:
       break;
@@ -467,6 +489,8 @@ const char* GoalKindName(GoalKind kind) {
     case GoalKind::kPlane: return "plane";
     case GoalKind::kWeightedSum: return "weighted-sum";
     case GoalKind::kDisjunctive: return "any-of";
+    case GoalKind::kCone: return "cone";
+    case GoalKind::kPositionBox: return "position-box";
   }
   return "unknown";
 }
@@ -516,6 +540,21 @@ GoalSpec GoalSpec::Aiming(std::string site, Eigen::Vector3d axis,
 GoalSpec GoalSpec::Plane(std::string site, double weight) {
   GoalSpec g = Position(std::move(site), weight);
   g.kind = GoalKind::kPlane;
+  return g;
+}
+GoalSpec GoalSpec::Cone(std::string site, Eigen::Vector3d axis, double angle,
+                        double weight) {
+  GoalSpec g = Position(std::move(site), weight);
+  g.kind = GoalKind::kCone;
+  g.axis = std::move(axis);
+  g.angle = angle;
+  return g;
+}
+GoalSpec GoalSpec::PositionBox(std::string site, double tolerance,
+                               double weight) {
+  GoalSpec g = Position(std::move(site), weight);
+  g.kind = GoalKind::kPositionBox;
+  g.tolerance = tolerance;
   return g;
 }
 GoalSpec GoalSpec::WeightedSum(std::vector<GoalSpec> parts, double weight) {
@@ -627,6 +666,8 @@ std::vector<StudySolver> EverySolver() {
       Use("ceres-lm", CeresOptions{}),
       Use("ceres-dogleg", dogleg),
       Use("bounded-lm", BoundedLmOptions{}),
+      Use("slsqp", SlsqpOptions{}),
+      Use("ipopt", IpoptOptions{}),
       Use("pseudo-inverse", differential(PseudoInverseOptions{})),
       Use("dls", differential(DampedLeastSquaresOptions{})),
       Use("sdls", differential(SelectivelyDampedOptions{})),

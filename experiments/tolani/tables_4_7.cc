@@ -4,7 +4,8 @@
 // optimization method (the paper: CFSQP; ours: L-BFGS-B and Ceres LM) and an
 // inverse-Jacobian method following a Hermite path (the paper: SVD
 // pseudo-inverse + Bulirsch–Stoer; ours: pseudo-inverse and DLS over fixed
-// frames), for position (Table 4), position + orientation (Table 5), partial
+// frames) and — the faithful counterpart of the paper's CFSQP — SQP (NLopt's
+// SLSQP) and IPOPT with the goal as hard equality constraints, for position (Table 4), position + orientation (Table 5), partial
 // orientation (Table 6) and aiming (Table 7) goals, with joint limits off and
 // on, and for unreachable goals.
 //
@@ -24,6 +25,12 @@
 // Our times are on a modern CPU and the paper's on year-2000 hardware: only
 // the ratios between methods are compared; absolute numbers are shown side
 // by side.
+//
+// The constrained methods (tolani::Family::kConstrainedOptimization) are
+// left out of the claims about "optimization", "numerical methods" and
+// accuracy, which keep judging L-BFGS-B, Ceres and the inverse Jacobian as
+// before they were added; they have a claim of their own against CFSQP's
+// failure rate.
 //
 // Each condition is a study (lab/study.h): every method solves the same
 // trials, every answer is verified from FK; the methods are its solvers
@@ -101,6 +108,9 @@ bool IsOptimization(tolani::Family f) {
 }
 bool IsJacobian(tolani::Family f) {
   return f == tolani::Family::kInverseJacobian;
+}
+bool IsConstrained(tolani::Family f) {
+  return f == tolani::Family::kConstrainedOptimization;
 }
 
 std::string Fmt(double v, int digits = 3) {
@@ -511,6 +521,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
   for (int c = 0; c < nc; ++c) {
     if (spec.conditions[c].limits || spec.conditions[c].unreachable) continue;
     for (int m = 1; m < nm; ++m) {
+      if (IsConstrained(methods[m].family)) continue;  // claims of their own
       limits_off_numeric_max =
           std::max(limits_off_numeric_max, summary[c][m].failure_percent);
     }
@@ -520,6 +531,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     double numeric_max = 0.0, numeric_min = 100.0;
     std::string numeric;
     for (int m = 1; m < nm; ++m) {
+      if (IsConstrained(methods[m].family)) continue;  // claims of their own
       numeric_max = std::max(numeric_max, summary[c][m].failure_percent);
       numeric_min = std::min(numeric_min, summary[c][m].failure_percent);
       numeric += std::string(m > 1 ? ", " : "") +
@@ -538,6 +550,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     // final pose outside the limits).
     int failed = 0, at_limits = 0;
     for (int m = 1; m < nm; ++m) {
+      if (IsConstrained(methods[m].family)) continue;
       failed += limit_failures[c][m].first;
       at_limits += limit_failures[c][m].second;
     }
@@ -587,6 +600,47 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                      : "our optimizers fail on up to " + Fmt(numeric_max) +
                            " %: " + cause)});
     }
+    // The constrained NLP methods (the goal as hard equality constraints,
+    // as the paper poses it for CFSQP) against the paper's CFSQP column.
+    // Rule, fixed before measuring: the better of SQP and IPOPT fails on at
+    // most 2 % of the goals (the paper's CFSQP: 0.5-0.6 % where reported).
+    {
+      double best = 100.0;
+      std::string constrained, unconstrained;
+      for (int m = 1; m < nm; ++m) {
+        const std::string entry = methods[m].solver.label + " " +
+                                  Fmt(summary[c][m].failure_percent) + " %";
+        if (IsConstrained(methods[m].family)) {
+          best = std::min(best, summary[c][m].failure_percent);
+          constrained += (constrained.empty() ? "" : ", ") + entry +
+                         " (median " + Fmt(summary[c][m].median_seconds) +
+                         " s; failed: " +
+                         (failure_causes[c][m].empty() ? "none"
+                                                       : failure_causes[c][m]) +
+                         ")";
+        } else if (IsOptimization(methods[m].family)) {
+          unconstrained += (unconstrained.empty() ? "" : ", ") + entry;
+        }
+      }
+      if (!constrained.empty()) {
+        const bool ok = best <= 2.0;
+        out->AddClaim(
+            {"Reachable goals, limits on: SQP/IPOPT with the goal as hard "
+             "equality constraints (the counterpart of the paper's CFSQP) "
+             "fail rarely",
+             "optimization (CFSQP) " + Fmt(spec.paper.failures[1]) +
+                 " % failures (Tables 4-5: 0.5-0.6 %)",
+             constrained + "; unconstrained optimizers: " + unconstrained,
+             ok ? Verdict::kReproduced : Verdict::kDiffers,
+             ok ? "the better constrained method fails on " + Fmt(best) +
+                      " % <= 2 % (rule fixed in advance), each started from "
+                      "the trial's start pose and restarted from random "
+                      "poses within the limits while it misses (at most " +
+                      std::to_string(tolani::kOptimizerAttempts) + " solves)"
+                : "the better constrained method fails on " + Fmt(best) +
+                      " % > 2 %: see the failed-goal statuses"});
+      }
+    }
     // Accuracy.
     const bool use_position = spec.task != Task::kAiming;
     auto err = [&](int m) {
@@ -599,6 +653,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     bool most_accurate = std::isfinite(err(analytic));
     std::string numeric_err;
     for (int m = 1; m < nm; ++m) {
+      if (IsConstrained(methods[m].family)) continue;  // claims of their own
       if (std::isfinite(err(m))) {
         ++compared;
         most_accurate = most_accurate && err(analytic) < err(m);
