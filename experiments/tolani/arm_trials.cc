@@ -10,6 +10,7 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
+#include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/damped_least_squares_solver.h"
@@ -232,7 +233,14 @@ Result EqualityFormSolver::Solve(const Problem& problem,
   const Model& model = problem.model();
   for (const auto& goal : problem.goals()) {
     const auto* pose = dynamic_cast<const PositionOrientationGoal*>(goal.get());
-    if (pose != nullptr) {
+    const auto* axis = dynamic_cast<const AxisGoal*>(goal.get());
+    if (axis != nullptr) {
+      // 2 tangent rows, and b in the target's hemisphere (excludes b = −a_G).
+      hard.AddEqualityConstraint(std::make_shared<AxisTangentGoal>(
+          model, axis->site_name(), axis->axis(), axis->target()));
+      hard.AddInequalityConstraint(std::make_shared<ConeGoal>(
+          model, axis->site_name(), axis->axis(), axis->target(), M_PI / 2));
+    } else if (pose != nullptr) {
       hard.AddEqualityConstraint(std::make_shared<PositionGoal>(
           model, pose->site_name(), pose->target().translation()));
       hard.AddEqualityConstraint(std::make_shared<RotationVectorGoal>(

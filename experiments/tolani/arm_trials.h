@@ -155,8 +155,9 @@ std::vector<Method> Methods(const ArmSetup& arm, Task task, bool limits,
 /// inner constrained-NLP solver, each goal in a minimal form whose rows are
 /// independent degrees of freedom: a PositionOrientationGoal (9 dependent
 /// rows) becomes a PositionGoal and a RotationVectorGoal (3 + 3 rows; IPOPT
-/// refuses more equality rows than the arm's 7 coordinates); other goals are
-/// posed as they are. Bounds and regularizers are kept. The Result's goal
+/// refuses more equality rows than the arm's 7 coordinates); an AxisGoal (3
+/// rows of rank 2) becomes an AxisTangentGoal (2 rows) with the hemisphere
+/// inequality ConeGoal(π/2); other goals are posed as they are. Bounds and regularizers are kept. The Result's goal
 /// errors are those of the constraints (Result::constraint_errors).
 class EqualityFormSolver : public Solver {
  public:

@@ -93,6 +93,8 @@ std::vector<std::shared_ptr<const Goal>> EveryNewGoalKind(
       model, coordinates, Eigen::VectorXd::Constant(k, 0.1), 0.7));
   goals.push_back(
       std::make_shared<RotationVectorGoal>(model, a, Near(R_a, 1.0, rng), 1.2));
+  goals.push_back(std::make_shared<AxisTangentGoal>(model, a, RandomUnit(rng),
+                                                    RandomUnit(rng), 0.6));
   return goals;
 }
 
