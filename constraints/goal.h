@@ -91,6 +91,15 @@ class Goal {
   /// @pre ForwardKinematics() has run on `data`.
   virtual GoalError Error(const Model& model, const Data& data) const = 0;
 
+  /// The goal's error at q, whose FK is in `data`. Goals that read q
+  /// directly (uses_configuration(), e.g. JointPostureGoal) override it; the
+  /// default is Error(model, data). Problem::GoalErrors calls this one.
+  virtual GoalError ErrorAt(const Model& model, const Data& data,
+                            const Eigen::Ref<const Eigen::VectorXd>& q) const {
+    (void)q;
+    return Error(model, data);
+  }
+
   /// Checks that the goal can be evaluated on `model` (its site index exists
   /// and names the same site it was built with; vector sizes match nq).
   /// Problem::AddGoal calls it.

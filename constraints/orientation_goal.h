@@ -78,6 +78,67 @@ class AxisGoal final : public SiteGoal {
   Eigen::Vector3d target_;
 };
 
+/// Orientation goal in minimal (rotation-vector) form: the site's
+/// orientation equals R_WG with three residuals, one per rotational degree of
+/// freedom,
+///
+///     r = −φ,  φ = Log(R_WGᵀ R_WS)   (3 residuals, |φ| < π),
+///     ∂r/∂q = −J_l⁻¹(φ) R_WGᵀ J_ω
+///
+/// (J_l⁻¹ the inverse left Jacobian of SO(3), tolerance_goals.h). Same zero
+/// set as OrientationGoal, but its Jacobian has full rank 3 near the goal,
+/// which a constrained NLP needs for an equality constraint (OrientationGoal's
+/// 6 rows are dependent). Log jumps at an error of π (a half turn), where the
+/// potential ½ w θ² is not smooth. Error(): angle = θ = ‖φ‖ radians.
+class RotationVectorGoal final : public SiteGoal {
+ public:
+  /// @throws std::invalid_argument as OrientationGoal.
+  RotationVectorGoal(const Model& model, const std::string& site,
+                     const Eigen::Matrix3d& target, double weight = 1.0);
+
+  const Eigen::Matrix3d& target() const { return target_; }
+  GoalError Error(const Model& model, const Data& data) const override;
+
+ private:
+  void DoEvaluate(const Model& model, const Data& data,
+                  const Eigen::Ref<const Eigen::VectorXd>& q,
+                  Eigen::Ref<Eigen::VectorXd> residual,
+                  Eigen::Ref<Eigen::MatrixXd>* jacobian) const override;
+
+  Eigen::Matrix3d target_;
+};
+
+/// Axis goal in minimal (tangent) form: one effector axis b = R_WS a_S along
+/// a world direction a_G with two residuals, one per degree of freedom of a
+/// direction,
+///
+///     r = −[t_1ᵀ b; t_2ᵀ b]   (2 residuals),   ∂r_k/∂q_i = −ω_iᵀ (b × t_k),
+///
+/// where t_1, t_2 complete a_G to an orthonormal basis (fixed at
+/// construction). r = 0 at b = a_G and also at b = −a_G: pair it with the
+/// inequality ConeGoal(a_S, a_G, π/2) (b in a_G's hemisphere) when used as a
+/// hard constraint. AxisGoal's 3 rows have rank 2, which an SQP method's
+/// equality-constrained subproblem cannot take. Error(): as AxisGoal.
+class AxisTangentGoal final : public SiteGoal {
+ public:
+  /// @throws std::invalid_argument as AxisGoal.
+  AxisTangentGoal(const Model& model, const std::string& site,
+                  const Eigen::Vector3d& axis, const Eigen::Vector3d& target,
+                  double weight = 1.0);
+
+  GoalError Error(const Model& model, const Data& data) const override;
+
+ private:
+  void DoEvaluate(const Model& model, const Data& data,
+                  const Eigen::Ref<const Eigen::VectorXd>& q,
+                  Eigen::Ref<Eigen::VectorXd> residual,
+                  Eigen::Ref<Eigen::MatrixXd>* jacobian) const override;
+
+  Eigen::Vector3d axis_;
+  Eigen::Vector3d target_;
+  Eigen::Vector3d t1_, t2_;
+};
+
 }  // namespace iklab
 
 #endif  // IKLAB_CONSTRAINTS_ORIENTATION_GOAL_H_

@@ -70,6 +70,41 @@ int Problem::AddRegularizer(std::shared_ptr<const Goal> regularizer) {
   return static_cast<int>(regularizers_.size()) - 1;
 }
 
+int Problem::AddEqualityConstraint(std::shared_ptr<const Goal> constraint) {
+  CheckNewGoal(*model_, constraint, "AddEqualityConstraint");
+  num_equalities_ += constraint->num_residuals();
+  equality_constraints_.push_back(std::move(constraint));
+  return static_cast<int>(equality_constraints_.size()) - 1;
+}
+
+int Problem::AddInequalityConstraint(
+    std::shared_ptr<const InequalityGoal> constraint) {
+  CheckNewGoal(*model_, constraint, "AddInequalityConstraint");
+  num_inequalities_ += constraint->num_constraints();
+  inequality_constraints_.push_back(std::move(constraint));
+  return static_cast<int>(inequality_constraints_.size()) - 1;
+}
+
+Problem Problem::WithConstraintsAsGoals() const {
+  Problem soft(model_);
+  soft.bounds_ = bounds_;
+  for (const auto& goal : goals_) soft.AddGoal(goal);
+  for (const auto& c : equality_constraints_) soft.AddGoal(c);
+  for (const auto& c : inequality_constraints_) soft.AddGoal(c);
+  for (const auto& r : regularizers_) soft.AddRegularizer(r);
+  return soft;
+}
+
+Problem Problem::WithGoalsAsConstraints() const {
+  Problem hard(model_);
+  hard.bounds_ = bounds_;
+  for (const auto& goal : goals_) hard.AddEqualityConstraint(goal);
+  for (const auto& c : equality_constraints_) hard.AddEqualityConstraint(c);
+  for (const auto& c : inequality_constraints_) hard.AddInequalityConstraint(c);
+  for (const auto& r : regularizers_) hard.AddRegularizer(r);
+  return hard;
+}
+
 void Problem::set_bounds(Bounds bounds) {
   bounds.Validate(model_->nq());
   bounds_ = std::move(bounds);
@@ -80,6 +115,7 @@ void Problem::CheckCall(const Eigen::VectorXd& q, const ProblemWorkspace* ws,
   model_->CheckConfiguration(q, caller);
   if (ws == nullptr) ThrowInvalidArgument(caller, ": workspace is null");
   if (ws->model_ != model_.get() || ws->num_residuals_ != num_residuals_ ||
+      ws->num_constraint_rows_ != num_equalities_ + num_inequalities_ ||
       ws->goal_residual_.size() < max_goal_residuals_) {
     ThrowInvalidArgument(caller,
                          ": workspace was made for another problem (or "
@@ -151,6 +187,77 @@ double Problem::EvaluatePotential(const Eigen::VectorXd& q,
   return potential;
 }
 
+void Problem::EvaluateConstraints(
+    const Eigen::VectorXd& q, ProblemWorkspace* ws,
+    Eigen::Ref<Eigen::VectorXd> equality, Eigen::Ref<Eigen::VectorXd> inequality,
+    Eigen::Ref<Eigen::MatrixXd>* equality_jacobian,
+    Eigen::Ref<Eigen::MatrixXd>* inequality_jacobian) const {
+  CheckCall(q, ws, "Problem::EvaluateConstraints");
+  if (equality.size() != num_equalities_ ||
+      inequality.size() != num_inequalities_) {
+    ThrowInvalidArgument("Problem::EvaluateConstraints: equality/inequality "
+                         "have ",
+                         equality.size(), "/", inequality.size(),
+                         " entries; expected ", num_equalities_, "/",
+                         num_inequalities_);
+  }
+  const auto check_jacobian = [&](Eigen::Ref<Eigen::MatrixXd>* J, int rows,
+                                  const char* what) {
+    if (J != nullptr && (J->rows() != rows || J->cols() != nq())) {
+      ThrowInvalidArgument("Problem::EvaluateConstraints: ", what, " is ",
+                           J->rows(), " x ", J->cols(), "; expected ", rows,
+                           " x ", nq());
+    }
+  };
+  check_jacobian(equality_jacobian, num_equalities_, "equality_jacobian");
+  check_jacobian(inequality_jacobian, num_inequalities_,
+                 "inequality_jacobian");
+  ForwardKinematics(*model_, q, &ws->data_);
+  int offset = 0;
+  for (const auto& h : equality_constraints_) {
+    const int n = h->num_residuals();
+    if (equality_jacobian != nullptr) {
+      Eigen::Ref<Eigen::MatrixXd> J = equality_jacobian->middleRows(offset, n);
+      h->Evaluate(*model_, ws->data_, q, equality.segment(offset, n), &J);
+    } else {
+      h->Evaluate(*model_, ws->data_, q, equality.segment(offset, n), nullptr);
+    }
+    offset += n;
+  }
+  offset = 0;
+  for (const auto& c : inequality_constraints_) {
+    const int n = c->num_constraints();
+    if (inequality_jacobian != nullptr) {
+      Eigen::Ref<Eigen::MatrixXd> J =
+          inequality_jacobian->middleRows(offset, n);
+      c->EvaluateConstraint(*model_, ws->data_, q,
+                            inequality.segment(offset, n), &J);
+    } else {
+      c->EvaluateConstraint(*model_, ws->data_, q,
+                            inequality.segment(offset, n), nullptr);
+    }
+    offset += n;
+  }
+}
+
+void Problem::ConstraintErrors(const Eigen::VectorXd& q, ProblemWorkspace* ws,
+                               std::vector<GoalError>* errors) const {
+  CheckCall(q, ws, "Problem::ConstraintErrors");
+  if (errors == nullptr) {
+    ThrowInvalidArgument("Problem::ConstraintErrors: errors is null");
+  }
+  ForwardKinematics(*model_, q, &ws->data_);
+  errors->resize(equality_constraints_.size() +
+                 inequality_constraints_.size());
+  size_t k = 0;
+  for (const auto& h : equality_constraints_) {
+    (*errors)[k++] = h->ErrorAt(*model_, ws->data_, q);
+  }
+  for (const auto& c : inequality_constraints_) {
+    (*errors)[k++] = c->ErrorAt(*model_, ws->data_, q);
+  }
+}
+
 void Problem::GoalErrors(const Eigen::VectorXd& q, ProblemWorkspace* ws,
                          std::vector<GoalError>* errors) const {
   CheckCall(q, ws, "Problem::GoalErrors");
@@ -158,7 +265,7 @@ void Problem::GoalErrors(const Eigen::VectorXd& q, ProblemWorkspace* ws,
   ForwardKinematics(*model_, q, &ws->data_);
   errors->resize(goals_.size());
   for (size_t i = 0; i < goals_.size(); ++i) {
-    (*errors)[i] = goals_[i]->Error(*model_, ws->data_);
+    (*errors)[i] = goals_[i]->ErrorAt(*model_, ws->data_, q);
   }
 }
 
@@ -172,6 +279,8 @@ std::vector<GoalError> Problem::GoalErrors(const Eigen::VectorXd& q,
 ProblemWorkspace::ProblemWorkspace(const Problem& problem)
     : model_(&problem.model()),
       num_residuals_(problem.num_residuals()),
+      num_constraint_rows_(problem.num_equality_constraints() +
+                           problem.num_inequality_constraints()),
       data_(problem.model()),
       goal_residual_(problem.max_goal_residuals_),
       goal_jacobian_(problem.max_goal_residuals_, problem.nq()) {}

@@ -14,6 +14,18 @@
 /// Stacked residual: R(q) = [√w_1 r_1; …; √w_m r_m; √v_1 s_1; …] over goals
 /// then regularizers (weights w_i, v_j), so ½‖R‖² = Σ ½ w_i ‖r_i‖² + … =
 /// EvaluatePotential(q) and ∇P = (∂R/∂q)ᵀ R.
+///
+/// Hard constraints. Besides its weighted goals a problem may hold
+///
+///     equality constraints    h(q) = [h_1; …; h_k] = 0   (any Goal's r),
+///     inequality constraints  c(q) = [c_1; …; c_l] ≤ 0   (InequalityGoal),
+///
+/// unweighted, evaluated stacked by EvaluateConstraints(). Only the
+/// constrained-NLP solvers (solvers/nlp_solver.h) honour them; every other
+/// solver refuses a problem that has any with kInvalidInput. For those,
+/// WithConstraintsAsGoals() gives the penalty form: each equality becomes a
+/// weighted goal (P = ½ w ‖h‖²) and each inequality its smooth penalty
+/// (P = ½ w ‖max(0, c)‖², inequality_goal.h).
 
 #include <memory>
 #include <string>
@@ -23,6 +35,7 @@
 
 #include "constraints/bounds.h"
 #include "constraints/goal.h"
+#include "constraints/inequality_goal.h"
 #include "framework/model.h"
 
 namespace iklab {
@@ -66,6 +79,39 @@ class Problem {
   /// @throws std::invalid_argument as AddGoal.
   int AddRegularizer(std::shared_ptr<const Goal> regularizer);
 
+  /// Adds a hard equality constraint r(q) = 0 (the goal's weight is
+  /// ignored) and returns its index in equality_constraints().
+  /// @throws std::invalid_argument as AddGoal.
+  int AddEqualityConstraint(std::shared_ptr<const Goal> constraint);
+  /// Adds a hard inequality constraint c(q) ≤ 0 (weight ignored) and returns
+  /// its index in inequality_constraints().
+  /// @throws std::invalid_argument as AddGoal.
+  int AddInequalityConstraint(std::shared_ptr<const InequalityGoal> constraint);
+
+  const std::vector<std::shared_ptr<const Goal>>& equality_constraints() const {
+    return equality_constraints_;
+  }
+  const std::vector<std::shared_ptr<const InequalityGoal>>&
+  inequality_constraints() const {
+    return inequality_constraints_;
+  }
+  /// Rows of h(q) and of c(q).
+  int num_equality_constraints() const { return num_equalities_; }
+  int num_inequality_constraints() const { return num_inequalities_; }
+  /// True if the problem has any hard constraint.
+  bool has_constraints() const {
+    return !equality_constraints_.empty() || !inequality_constraints_.empty();
+  }
+  /// A copy whose hard constraints are weighted goals (appended after the
+  /// goals, each with its own weight; inequalities in their smooth penalty
+  /// form): the formulation every solver can take.
+  Problem WithConstraintsAsGoals() const;
+  /// A copy whose weighted goals are hard equality constraints (appended
+  /// before the existing ones), keeping the regularizers as the objective:
+  /// the formulation of a constrained NLP (minimize the regularizers, or 0,
+  /// subject to every goal met exactly), as Tolani et al. pose CFSQP.
+  Problem WithGoalsAsConstraints() const;
+
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& shared_model() const { return model_; }
   const std::vector<std::shared_ptr<const Goal>>& goals() const {
@@ -105,6 +151,24 @@ class Problem {
   double EvaluatePotential(const Eigen::VectorXd& q, ProblemWorkspace* ws,
                            Eigen::Ref<Eigen::VectorXd>* gradient) const;
 
+  /// Stacked constraints h(q) (num_equality_constraints() entries) and c(q)
+  /// (num_inequality_constraints()), optionally their Jacobians (blocks of
+  /// those rows × nq). Runs FK once. Allocation-free.
+  /// @throws std::invalid_argument as EvaluateResiduals.
+  void EvaluateConstraints(const Eigen::VectorXd& q, ProblemWorkspace* ws,
+                           Eigen::Ref<Eigen::VectorXd> equality,
+                           Eigen::Ref<Eigen::VectorXd> inequality,
+                           Eigen::Ref<Eigen::MatrixXd>* equality_jacobian,
+                           Eigen::Ref<Eigen::MatrixXd>* inequality_jacobian)
+      const;
+
+  /// Errors of the hard constraints in natural units at q: the equalities'
+  /// goal errors, then the inequalities' violations (0 when satisfied).
+  /// Allocation-free once `errors` has the capacity.
+  /// @throws std::invalid_argument as EvaluateResiduals.
+  void ConstraintErrors(const Eigen::VectorXd& q, ProblemWorkspace* ws,
+                        std::vector<GoalError>* errors) const;
+
   /// Per-goal errors in natural units at q, in the order of goals() (runs
   /// FK). Allocation-free once `errors` has capacity for goals().size().
   /// @throws std::invalid_argument as EvaluateResiduals.
@@ -122,6 +186,10 @@ class Problem {
   std::shared_ptr<const Model> model_;
   std::vector<std::shared_ptr<const Goal>> goals_;
   std::vector<std::shared_ptr<const Goal>> regularizers_;
+  std::vector<std::shared_ptr<const Goal>> equality_constraints_;
+  std::vector<std::shared_ptr<const InequalityGoal>> inequality_constraints_;
+  int num_equalities_ = 0;
+  int num_inequalities_ = 0;
   std::vector<int> goal_offsets_;
   std::vector<int> regularizer_offsets_;
   Bounds bounds_;
@@ -145,6 +213,7 @@ class ProblemWorkspace {
   friend class Problem;
   const Model* model_;
   int num_residuals_;
+  int num_constraint_rows_;
   Data data_;
   Eigen::VectorXd goal_residual_;   // max goal residual size
   Eigen::MatrixXd goal_jacobian_;   // max goal residual size × nq

@@ -23,6 +23,7 @@ const Experiment* FindExperiment(const std::string& name);
 /// Registration functions, one per experiment file.
 void AddStandardIkBenchmark(std::vector<Experiment>* experiments);
 void AddGoalSolverMatrix(std::vector<Experiment>* experiments);
+void AddCollisionAvoidance(std::vector<Experiment>* experiments);
 void AddParentFigure520(std::vector<Experiment>* experiments);
 void AddParentFigure521(std::vector<Experiment>* experiments);
 void AddParentFigure522(std::vector<Experiment>* experiments);

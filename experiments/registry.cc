@@ -12,6 +12,7 @@ const std::vector<Experiment>& AllExperiments() {
     std::vector<Experiment> all;
     AddStandardIkBenchmark(&all);
     AddGoalSolverMatrix(&all);
+    AddCollisionAvoidance(&all);
     AddParentFigure520(&all);
     AddParentFigure521(&all);
     AddParentFigure522(&all);

@@ -21,6 +21,7 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/regularizers.h"
+#include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
 #include "solvers/analytic/six_r_solver.h"
@@ -29,10 +30,12 @@
 #include "solvers/ceres_solver.h"
 #include "solvers/damped_least_squares_solver.h"
 #include "solvers/extended_jacobian_solver.h"
+#include "solvers/ipopt_solver.h"
 #include "solvers/jacobian_transpose_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "solvers/multi_effector_solver.h"
 #include "solvers/pseudo_inverse_solver.h"
+#include "solvers/slsqp_solver.h"
 #include "solvers/tolani_limb_solver.h"
 #include "solvers/two_link_analytic.h"
 
@@ -99,7 +102,18 @@ void CheckSpec(const Model& model, const GoalSpec& spec, bool nested,
     }
     fail("unknown site '" + spec.site + "'; the model's sites are: " + sites);
   }
-  if ((spec.kind == GoalKind::kAxis || spec.kind == GoalKind::kAiming) &&
+  if (spec.kind == GoalKind::kCone &&
+      (!(spec.angle >= 0.0 && spec.angle <= M_PI))) {
+    fail("cone angle must be in [0, pi] radians, got " +
+         std::to_string(spec.angle));
+  }
+  if (spec.kind == GoalKind::kPositionBox &&
+      (!(spec.tolerance > 0.0) || !std::isfinite(spec.tolerance))) {
+    fail("box tolerance must be finite and > 0, got " +
+         std::to_string(spec.tolerance));
+  }
+  if ((spec.kind == GoalKind::kAxis || spec.kind == GoalKind::kAiming ||
+       spec.kind == GoalKind::kCone) &&
       (!spec.axis.allFinite() || spec.axis.norm() < 1e-9)) {
     fail("axis must be a finite non-zero vector");
   }
@@ -145,6 +159,14 @@ std::shared_ptr<const Goal> MakeSimpleGoal(const Model& model, const Data& data,
     case GoalKind::kPlane:
       return std::make_shared<PlaneGoal>(model, spec.site, X.translation(),
                                          RandomUnitVector(rng), spec.weight);
+    case GoalKind::kCone:
+      return std::make_shared<ConeGoal>(model, spec.site, axis,
+                                        X.linear() * axis, spec.angle,
+                                        spec.weight);
+    case GoalKind::kPositionBox:
+      return std::make_shared<PositionBoxGoal>(
+          model, spec.site, X, Eigen::Vector3d::Constant(-spec.tolerance),
+          Eigen::Vector3d::Constant(spec.tolerance), spec.weight);
     case GoalKind::kWeightedSum:
     case GoalKind::kDisjunctive:
       break;
@@ -310,11 +332,18 @@ void Verify(const Study& study, const Problem& problem, const Result& result,
   ProblemWorkspace workspace(problem);
   record->errors = problem.GoalErrors(result.q, &workspace);
   record->within_bounds = problem.bounds().Contains(result.q, kBoundsSlack);
+  // Hard constraints (if any) must hold too, checked the same way.
+  bool constraints_hold = true;
+  if (problem.has_constraints()) {
+    std::vector<GoalError> constraint_errors;
+    problem.ConstraintErrors(result.q, &workspace, &constraint_errors);
+    constraints_hold = WithinTolerance(study, constraint_errors);
+  }
   record->verified =
       study.accept ? study.accept(*record)
                    : record->claimed &&
                          (record->within_bounds || !study.respect_limits) &&
-                         WithinTolerance(study, record->errors);
+                         constraints_hold && WithinTolerance(study, record->errors);
 }
 
 double Percentile(std::vector<double> v, double p) {
@@ -444,6 +473,8 @@ const char* GoalKindName(GoalKind kind) {
     case GoalKind::kPlane: return "plane";
     case GoalKind::kWeightedSum: return "weighted-sum";
     case GoalKind::kDisjunctive: return "any-of";
+    case GoalKind::kCone: return "cone";
+    case GoalKind::kPositionBox: return "position-box";
   }
   return "unknown";
 }
@@ -493,6 +524,21 @@ GoalSpec GoalSpec::Aiming(std::string site, Eigen::Vector3d axis,
 GoalSpec GoalSpec::Plane(std::string site, double weight) {
   GoalSpec g = Position(std::move(site), weight);
   g.kind = GoalKind::kPlane;
+  return g;
+}
+GoalSpec GoalSpec::Cone(std::string site, Eigen::Vector3d axis, double angle,
+                        double weight) {
+  GoalSpec g = Position(std::move(site), weight);
+  g.kind = GoalKind::kCone;
+  g.axis = std::move(axis);
+  g.angle = angle;
+  return g;
+}
+GoalSpec GoalSpec::PositionBox(std::string site, double tolerance,
+                               double weight) {
+  GoalSpec g = Position(std::move(site), weight);
+  g.kind = GoalKind::kPositionBox;
+  g.tolerance = tolerance;
   return g;
 }
 GoalSpec GoalSpec::WeightedSum(std::vector<GoalSpec> parts, double weight) {
@@ -604,6 +650,8 @@ std::vector<StudySolver> EverySolver() {
       Use("ceres-lm", CeresOptions{}),
       Use("ceres-dogleg", dogleg),
       Use("bounded-lm", BoundedLmOptions{}),
+      Use("slsqp", SlsqpOptions{}),
+      Use("ipopt", IpoptOptions{}),
       Use("pseudo-inverse", differential(PseudoInverseOptions{})),
       Use("dls", differential(DampedLeastSquaresOptions{})),
       Use("sdls", differential(SelectivelyDampedOptions{})),

@@ -57,6 +57,11 @@ enum class GoalKind {
   kDisjunctive,  ///< DisjunctiveGoal: any one of `parts` (the first is met
                  ///< at the generating pose, the others at other random
                  ///< poses).
+  kCone,         ///< ConeGoal (inequality, smooth penalty form): the site's
+                 ///< `axis` within `angle` of its generated direction.
+  kPositionBox,  ///< PositionBoxGoal (inequality, smooth penalty form): the
+                 ///< site within ±`tolerance` of its generated position on
+                 ///< each axis of its generated frame (TRAC-IK's bounds).
 };
 
 /// "position", "orientation", … for tables and messages.
@@ -81,6 +86,10 @@ struct GoalSpec {
   /// residual, r ≈ [Δp; c·θ] (length units per radian; the goal's
   /// PositionOrientationScales::w_o is c²).
   double rotation_weight = 1.0;
+  /// Cone goals: the half-angle, radians in [0, π].
+  double angle = 0.1;
+  /// Position-box goals: the half-width of the box, model units (> 0).
+  double tolerance = 0.01;
   /// Weighted sums and disjunctions: their parts (not themselves sums or
   /// disjunctions).
   std::vector<GoalSpec> parts;
@@ -94,6 +103,10 @@ struct GoalSpec {
   static GoalSpec Aiming(std::string site, Eigen::Vector3d axis,
                          double distance, double weight = 1.0);
   static GoalSpec Plane(std::string site, double weight = 1.0);
+  static GoalSpec Cone(std::string site, Eigen::Vector3d axis, double angle,
+                       double weight = 1.0);
+  static GoalSpec PositionBox(std::string site, double tolerance,
+                              double weight = 1.0);
   static GoalSpec WeightedSum(std::vector<GoalSpec> parts, double weight = 1.0);
   static GoalSpec AnyOf(std::vector<GoalSpec> parts, double weight = 1.0);
 
@@ -216,7 +229,8 @@ StudySolver Use(std::string label, Options options = {}, int attempts = 1) {
 }
 
 /// Every iklab solver with its default Options, labelled by family and name:
-/// optimization (lbfgsb, ceres-lm, ceres-dogleg, bounded-lm), differential
+/// optimization (lbfgsb, ceres-lm, ceres-dogleg, bounded-lm, and the
+/// constrained NLP solvers slsqp and ipopt), differential
 /// (pseudo-inverse, dls, sdls, bounded-dls, transpose, ccd, control-term,
 /// multi-effector, extended-jacobian) and analytic (two-link, tolani,
 /// analytic-6r). A study reports a solver that does not apply to its goals

@@ -10,6 +10,7 @@ packages=(
   catch2 libbenchmark-dev liburdfdom-dev liborocos-kdl-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libtbb-dev
   gnuplot-nox
+  coinor-libipopt-dev libnlopt-cxx-dev
 )
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang libclang-rt-dev)

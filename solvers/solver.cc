@@ -83,7 +83,8 @@ double PhysicalMemoryBytes() {
 }
 
 SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
-                       const SolveOptions& options, std::string solver_name)
+                       const SolveOptions& options, std::string solver_name,
+                       bool honours_constraints)
     : problem_(problem),
       options_(options),
       start_time_(std::chrono::steady_clock::now()) {
@@ -115,6 +116,15 @@ SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
     Fail(why);
     return;
   }
+  if (problem.has_constraints() && !honours_constraints) {
+    Fail(StrCat(result_.solver, " cannot honour hard constraints; the problem "
+                "has ", problem.num_equality_constraints(), " equality and ",
+                problem.num_inequality_constraints(),
+                " inequality constraint rows. Use a constrained-NLP solver "
+                "(ipopt, slsqp) or pose them as penalties with "
+                "Problem::WithConstraintsAsGoals()"));
+    return;
+  }
   const Bounds& bounds = problem.bounds();
   if (!bounds.IsValid(&why)) {
     Fail(why);
@@ -135,6 +145,8 @@ SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
   result_.q = start_;
   workspace_ = std::make_unique<ProblemWorkspace>(problem);
   errors_.reserve(problem.goals().size());
+  constraint_errors_.reserve(problem.equality_constraints().size() +
+                             problem.inequality_constraints().size());
   result_.initial_potential =
       problem.EvaluatePotential(start_, workspace_.get(), nullptr);
   result_.final_potential = result_.initial_potential;
@@ -174,7 +186,10 @@ bool SolveScope::WithinTolerance(const std::vector<GoalError>& errors) const {
 
 bool SolveScope::WithinToleranceAt(const Eigen::VectorXd& q) {
   problem_.GoalErrors(q, workspace_.get(), &errors_);
-  return WithinTolerance(errors_);
+  if (!WithinTolerance(errors_)) return false;
+  if (!problem_.has_constraints()) return true;
+  problem_.ConstraintErrors(q, workspace_.get(), &constraint_errors_);
+  return WithinTolerance(constraint_errors_);
 }
 
 void SolveScope::Trace(int iteration, const Eigen::VectorXd& q,
@@ -217,18 +232,33 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
   }
   ProblemWorkspace* ws = workspace_.get();
   result_.goal_errors = problem_.GoalErrors(result_.q, ws);
+  bool within = WithinTolerance(result_.goal_errors);
+  if (problem_.has_constraints()) {
+    problem_.ConstraintErrors(result_.q, ws, &result_.constraint_errors);
+    within = within && WithinTolerance(result_.constraint_errors);
+  }
 
   // Residuals and Jacobian at the final pose: the potential, and the gradient
-  // for the stationary-point classification (rule 3).
+  // for the stationary-point classification (rule 3) — of the penalty form
+  // when there are hard constraints.
   Eigen::VectorXd residuals(problem_.num_residuals());
   Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
   Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
   problem_.EvaluateResiduals(result_.q, ws, residuals, &jacobian_ref);
   result_.final_potential = 0.5 * residuals.squaredNorm();
+  if (problem_.has_constraints()) {
+    const Problem penalty = problem_.WithConstraintsAsGoals();
+    ProblemWorkspace penalty_ws(penalty);
+    residuals.resize(penalty.num_residuals());
+    jacobian.resize(penalty.num_residuals(), penalty.nq());
+    Eigen::Ref<Eigen::MatrixXd> penalty_jacobian(jacobian);
+    penalty.EvaluateResiduals(result_.q, &penalty_ws, residuals,
+                              &penalty_jacobian);
+  }
 
   const bool inside = !options_.respect_limits ||
                       problem_.bounds().Contains(result_.q);
-  if (WithinTolerance(result_.goal_errors) && inside) {
+  if (within && inside) {
     if (status != SolveStatus::kConverged) {
       message = std::string("every goal is within tolerance (solver stop: ") +
                 SolveStatusName(status) + ": " + message + ")";
@@ -259,7 +289,10 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
     const bool blocks = blocked_squared > 0.0 &&
                         blocked_squared >= 0.5 * gradient.squaredNorm() &&
                         blocked >= kBlockedGradientRatio * scale;
-    const ErrorSummary summary = Summarize(result_.goal_errors);
+    std::vector<GoalError> all = result_.goal_errors;
+    all.insert(all.end(), result_.constraint_errors.begin(),
+               result_.constraint_errors.end());
+    const ErrorSummary summary = Summarize(all);
     const std::string errors =
         StrCat("max position error ", summary.max_position,
                ", max angle error ", summary.max_angle);

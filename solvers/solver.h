@@ -124,6 +124,9 @@ struct Result {
   double final_potential = 0.0;
   /// Per-goal errors at q, in the order of Problem::goals().
   std::vector<GoalError> goal_errors;
+  /// Errors of the hard constraints at q (Problem::ConstraintErrors:
+  /// equalities, then inequality violations); empty without constraints.
+  std::vector<GoalError> constraint_errors;
   double wall_time_seconds = 0.0;
   std::vector<IterationRecord> trace;
 
@@ -179,6 +182,9 @@ double PhysicalMemoryBytes();
 ///     when, at the best pose found, the limits are what stops the descent.
 ///  4. kMaxIterations, kTimeBudget and kNumericalFailure are kept as
 ///     reported (unless rule 1 applies).
+///  With hard constraints (NLP solvers), rule 1 also needs every constraint
+///  error within tolerance, and rule 3 uses the gradient of the penalty form
+///  (Problem::WithConstraintsAsGoals, unit weights as given).
 ///  5. A non-finite or wrongly sized pose is replaced by the start pose with
 ///     kNumericalFailure (never a NaN pose).
 class SolveScope {
@@ -190,8 +196,12 @@ class SolveScope {
   /// Validates q0 (size, finite), options and the problem's bounds. On
   /// failure, `result()` is already final with kInvalidInput and ok() false.
   /// On success creates the workspace and computes the initial potential.
+  /// A problem with hard constraints (Problem::has_constraints()) is refused
+  /// with kInvalidInput unless `honours_constraints` (the constrained-NLP
+  /// solvers): a solver never silently ignores a constraint.
   SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
-             const SolveOptions& options, std::string solver_name);
+             const SolveOptions& options, std::string solver_name,
+             bool honours_constraints = false);
 
   bool ok() const { return ok_; }
   Result& result() { return result_; }
@@ -214,8 +224,9 @@ class SolveScope {
   bool OutOfTime() const;
   /// True if every goal error of `errors` is within the tolerances.
   bool WithinTolerance(const std::vector<GoalError>& errors) const;
-  /// Runs FK at q and tests the goal errors; allocation-free (reuses a
-  /// buffer), for per-iteration stopping tests. Overwrites workspace data.
+  /// Runs FK at q and tests the goal errors (and the hard constraints'
+  /// errors, if any); allocation-free (reuses buffers), for per-iteration
+  /// stopping tests. Overwrites workspace data.
   bool WithinToleranceAt(const Eigen::VectorXd& q);
   /// Appends an IterationRecord for (iteration, q, potential) to the trace if
   /// options().record_trace (allocates; a no-op otherwise). Runs FK at q.
@@ -246,6 +257,7 @@ class SolveScope {
   Eigen::VectorXd upper_;
   std::unique_ptr<ProblemWorkspace> workspace_;
   std::vector<GoalError> errors_;
+  std::vector<GoalError> constraint_errors_;
 };
 
 }  // namespace internal

@@ -63,4 +63,14 @@ double RotationAngle(const Eigen::Matrix3d& R_a, const Eigen::Matrix3d& R_b) {
   return 2.0 * std::atan2(d.vec().norm(), std::abs(d.w()));
 }
 
+void CheckSiteOnModel(const Model& model, int site,
+                      const std::string& site_name, const std::string& owner) {
+  if (site >= model.num_sites() || model.site_name(site) != site_name) {
+    ThrowInvalidArgument(owner, ": built for a model whose site ", site,
+                         " is '", site_name, "', but this model has ",
+                         model.num_sites(),
+                         " sites (goal built for a different model?)");
+  }
+}
+
 }  // namespace iklab::internal

@@ -10,6 +10,8 @@
 
 #include <Eigen/Core>
 
+#include "framework/model.h"
+
 namespace iklab::internal {
 
 /// Tolerance on ‖v‖ − 1 for unit-vector arguments and on RᵀR − I for
@@ -30,6 +32,13 @@ void CheckRotation(const Eigen::Matrix3d& R, const std::string& owner,
 /// @throws std::invalid_argument unless value is finite and ≥ 0.
 void CheckNonNegative(double value, const std::string& owner,
                       const char* what);
+
+/// Checks that `site` (resolved from `site_name` when the goal was built)
+/// names the same site on `model` (Goal::CheckModel of goals that hold site
+/// indices without deriving from SiteGoal).
+/// @throws std::invalid_argument naming `owner` and the mismatch.
+void CheckSiteOnModel(const Model& model, int site,
+                      const std::string& site_name, const std::string& owner);
 
 /// Cross-product matrix: Skew(a) b = a × b.
 inline Eigen::Matrix3d Skew(const Eigen::Vector3d& a) {

@@ -1,8 +1,9 @@
 // The goal-solver matrix: the mission's "solved by bounded L-BFGS-B, Ceres
 // least squares, or differential methods for direct comparison" (SPEC §2) at
 // a glance. Every goal kind — position, orientation, pose, axis (partial
-// orientation), aiming, plane, weighted sum, disjunctive; each also with
-// Tikhonov regularization and with
+// orientation), aiming, plane, the inequality goals cone and position box
+// (in their smooth penalty form, inequality_goal.h), weighted sum,
+// disjunctive; each also with Tikhonov regularization and with
 // the joint-centre bias — against every iklab solver (EverySolver():
 // optimization, differential, analytic), on three figures:
 //  * a 7-DOF robot arm (the Franka Panda URDF, hand site), one goal at a time;
@@ -73,6 +74,10 @@ std::vector<Row> GoalRows() {
       {"axis", [z](const std::string& s) { return GoalSpec::Axis(s, z); }},
       {"aiming", [z](const std::string& s) { return GoalSpec::Aiming(s, z, 0.5); }},
       {"plane", [](const std::string& s) { return GoalSpec::Plane(s); }},
+      {"cone (axis within 0.1 rad)",
+       [z](const std::string& s) { return GoalSpec::Cone(s, z, 0.1); }},
+      {"position box (+-1 cm)",
+       [](const std::string& s) { return GoalSpec::PositionBox(s, 0.01); }},
       {"weighted sum",
        [](const std::string& s) {
          return GoalSpec::WeightedSum(

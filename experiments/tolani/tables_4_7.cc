@@ -4,7 +4,8 @@
 // optimization method (the paper: CFSQP; ours: L-BFGS-B and Ceres LM) and an
 // inverse-Jacobian method following a Hermite path (the paper: SVD
 // pseudo-inverse + Bulirsch–Stoer; ours: pseudo-inverse and DLS over fixed
-// frames), for position (Table 4), position + orientation (Table 5), partial
+// frames) and — the faithful counterpart of the paper's CFSQP — SQP (NLopt's
+// SLSQP) and IPOPT with the goal as hard equality constraints, for position (Table 4), position + orientation (Table 5), partial
 // orientation (Table 6) and aiming (Table 7) goals, with joint limits off and
 // on, and for unreachable goals.
 //
@@ -24,6 +25,12 @@
 // Our times are on a modern CPU and the paper's on year-2000 hardware: only
 // the ratios between methods are compared; absolute numbers are shown side
 // by side.
+//
+// The constrained methods (tolani::Family::kConstrainedOptimization) are
+// left out of the claims about "optimization", "numerical methods" and
+// accuracy, which keep judging L-BFGS-B, Ceres and the inverse Jacobian as
+// before they were added; they have a claim of their own against CFSQP's
+// failure rate.
 //
 // Each condition is a study (lab/study.h): every method solves the same
 // trials, every answer is verified from FK; the methods are its solvers
@@ -102,6 +109,9 @@ bool IsOptimization(tolani::Family f) {
 bool IsJacobian(tolani::Family f) {
   return f == tolani::Family::kInverseJacobian;
 }
+bool IsConstrained(tolani::Family f) {
+  return f == tolani::Family::kConstrainedOptimization;
+}
 
 std::string Fmt(double v, int digits = 3) {
   return std::isnan(v) ? std::string("–") : FormatNumber(v, digits);
@@ -153,6 +163,8 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                                "within limits (1e-9) when limits are on");
   out->SetParameter("solver_tolerances", "1e-6 m, 1e-6 rad (defaults)");
   out->SetParameter("optimizer_attempts", tolani::kOptimizerAttempts);
+  out->SetParameter("goals_per_condition_constrained_nlp",
+                    std::min(reachable_trials, tolani::kConstrainedGoals));
   out->SetParameter("optimizer_restart_poses",
                     "uniform within the limits, drawn per trial from the "
                     "experiment seed and the trial number");
@@ -219,19 +231,43 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                                           : arm.RandomTrial(&rng));
       }
     }
-    Study study = tolani::TableStudy(
-        arm, spec.task, trials,
-        tolani::Methods(arm, spec.task, cond.limits, spec.inverse_jacobian),
-        cond.limits);
-    study.seed = context.seed;
-    study.threads = context.threads;
-    const StudyResult result =
-        RunStudy(study, [&](double fraction, const std::string& method) {
-          context.Progress((c + fraction) / nc, cond.name + ", " + method);
-        });
+    // Two studies on the same goals: the constrained-NLP methods on the
+    // first tolani::kConstrainedGoals of them, every other method on all.
+    const std::vector<Method> all =
+        tolani::Methods(arm, spec.task, cond.limits, spec.inverse_jacobian);
+    std::vector<Method> others, constrained;
+    std::vector<int> slot(nm);  // index of method m within its study
     for (int m = 0; m < nm; ++m) {
-      const std::vector<Outcome> outcomes =
-          tolani::Outcomes(arm, spec.task, trials, result, m, cond.limits);
+      std::vector<Method>& group =
+          IsConstrained(all[m].family) ? constrained : others;
+      slot[m] = static_cast<int>(group.size());
+      group.push_back(all[m]);
+    }
+    const std::vector<Trial> constrained_trials(
+        trials.begin(),
+        trials.begin() + std::min<std::size_t>(trials.size(),
+                                               tolani::kConstrainedGoals));
+    auto run = [&](const std::vector<Trial>& goals,
+                   const std::vector<Method>& methods, double from,
+                   double to) {
+      if (methods.empty()) return StudyResult{};
+      Study study =
+          tolani::TableStudy(arm, spec.task, goals, methods, cond.limits);
+      study.seed = context.seed;
+      study.threads = context.threads;
+      return RunStudy(study, [&](double fraction, const std::string& method) {
+        context.Progress((c + from + (to - from) * fraction) / nc,
+                         cond.name + ", " + method);
+      });
+    };
+    const StudyResult other_result = run(trials, others, 0.0, 0.5);
+    const StudyResult constrained_result =
+        run(constrained_trials, constrained, 0.5, 1.0);
+    for (int m = 0; m < nm; ++m) {
+      const bool nlp = IsConstrained(all[m].family);
+      const std::vector<Outcome> outcomes = tolani::Outcomes(
+          arm, spec.task, nlp ? constrained_trials : trials,
+          nlp ? constrained_result : other_result, slot[m], cond.limits);
       for (std::size_t k = 0; k < outcomes.size(); ++k) {
         const Outcome& o = outcomes[k];
         csv.push_back({static_cast<double>(c), static_cast<double>(m),
@@ -511,6 +547,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
   for (int c = 0; c < nc; ++c) {
     if (spec.conditions[c].limits || spec.conditions[c].unreachable) continue;
     for (int m = 1; m < nm; ++m) {
+      if (IsConstrained(methods[m].family)) continue;  // claims of their own
       limits_off_numeric_max =
           std::max(limits_off_numeric_max, summary[c][m].failure_percent);
     }
@@ -520,6 +557,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     double numeric_max = 0.0, numeric_min = 100.0;
     std::string numeric;
     for (int m = 1; m < nm; ++m) {
+      if (IsConstrained(methods[m].family)) continue;  // claims of their own
       numeric_max = std::max(numeric_max, summary[c][m].failure_percent);
       numeric_min = std::min(numeric_min, summary[c][m].failure_percent);
       numeric += std::string(m > 1 ? ", " : "") +
@@ -538,6 +576,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     // final pose outside the limits).
     int failed = 0, at_limits = 0;
     for (int m = 1; m < nm; ++m) {
+      if (IsConstrained(methods[m].family)) continue;
       failed += limit_failures[c][m].first;
       at_limits += limit_failures[c][m].second;
     }
@@ -587,6 +626,47 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                      : "our optimizers fail on up to " + Fmt(numeric_max) +
                            " %: " + cause)});
     }
+    // The constrained NLP methods (the goal as hard equality constraints,
+    // as the paper poses it for CFSQP) against the paper's CFSQP column.
+    // Rule, fixed before measuring: the better of SQP and IPOPT fails on at
+    // most 2 % of the goals (the paper's CFSQP: 0.5-0.6 % where reported).
+    {
+      double best = 100.0;
+      std::string constrained, unconstrained;
+      for (int m = 1; m < nm; ++m) {
+        const std::string entry = methods[m].solver.label + " " +
+                                  Fmt(summary[c][m].failure_percent) + " %";
+        if (IsConstrained(methods[m].family)) {
+          best = std::min(best, summary[c][m].failure_percent);
+          constrained += (constrained.empty() ? "" : ", ") + entry +
+                         " (median " + Fmt(summary[c][m].median_seconds) +
+                         " s; failed: " +
+                         (failure_causes[c][m].empty() ? "none"
+                                                       : failure_causes[c][m]) +
+                         ")";
+        } else if (IsOptimization(methods[m].family)) {
+          unconstrained += (unconstrained.empty() ? "" : ", ") + entry;
+        }
+      }
+      if (!constrained.empty()) {
+        const bool ok = best <= 2.0;
+        out->AddClaim(
+            {"Reachable goals, limits on: SQP/IPOPT with the goal as hard "
+             "equality constraints (the counterpart of the paper's CFSQP) "
+             "fail rarely",
+             "optimization (CFSQP) " + Fmt(spec.paper.failures[1]) +
+                 " % failures (Tables 4-5: 0.5-0.6 %)",
+             constrained + "; unconstrained optimizers: " + unconstrained,
+             ok ? Verdict::kReproduced : Verdict::kDiffers,
+             ok ? "the better constrained method fails on " + Fmt(best) +
+                      " % <= 2 % (rule fixed in advance), each started from "
+                      "the trial's start pose and restarted from random "
+                      "poses within the limits while it misses (at most " +
+                      std::to_string(tolani::kOptimizerAttempts) + " solves)"
+                : "the better constrained method fails on " + Fmt(best) +
+                      " % > 2 %: see the failed-goal statuses"});
+      }
+    }
     // Accuracy.
     const bool use_position = spec.task != Task::kAiming;
     auto err = [&](int m) {
@@ -599,6 +679,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     bool most_accurate = std::isfinite(err(analytic));
     std::string numeric_err;
     for (int m = 1; m < nm; ++m) {
+      if (IsConstrained(methods[m].family)) continue;  // claims of their own
       if (std::isfinite(err(m))) {
         ++compared;
         most_accurate = most_accurate && err(analytic) < err(m);

@@ -1,0 +1,372 @@
+// Inequality goals (c(q) <= 0) and hard constraints in a Problem: derivatives
+// against central differences on random trees (constraint values and the
+// smooth penalty form), the stacked constraint vector, and bad input.
+
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "constraints/distance_goals.h"
+#include "constraints/inequality_goal.h"
+#include "constraints/joint_goals.h"
+#include "constraints/orientation_goal.h"
+#include "constraints/position_goal.h"
+#include "constraints/problem.h"
+#include "constraints/tolerance_goals.h"
+#include "framework/kinematics.h"
+#include "tests/test_utilities.h"
+
+namespace iklab {
+namespace {
+
+using Catch::Matchers::Contains;
+
+Eigen::Vector3d RandomPoint(std::mt19937* rng, double scale = 2.0) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  return Eigen::Vector3d(u(*rng), u(*rng), u(*rng));
+}
+
+Eigen::Vector3d RandomUnit(std::mt19937* rng) {
+  std::normal_distribution<double> n;
+  Eigen::Vector3d v;
+  do {
+    v = Eigen::Vector3d(n(*rng), n(*rng), n(*rng));
+  } while (v.norm() < 1e-3);
+  return v.normalized();
+}
+
+double Uniform(std::mt19937* rng, double lo, double hi) {
+  return std::uniform_real_distribution<double>(lo, hi)(*rng);
+}
+
+// A rotation within `angle` radians of R (targets near a site's orientation,
+// away from the rotation vector's jump at a half turn).
+Eigen::Matrix3d Near(const Eigen::Matrix3d& R, double angle,
+                     std::mt19937* rng) {
+  return Eigen::AngleAxisd(angle, RandomUnit(rng)).toRotationMatrix() * R;
+}
+
+// Every new inequality goal kind (and the joint posture / rotation-vector
+// equality goals) on random sites of `model`; `q` is the pose the
+// orientation targets are made near.
+std::vector<std::shared_ptr<const Goal>> EveryNewGoalKind(
+    const Model& model, const Eigen::VectorXd& q, std::mt19937* rng) {
+  Data data(model);
+  ForwardKinematics(model, q, &data);
+  std::uniform_int_distribution<int> pick_site(0, model.num_sites() - 1);
+  const int s0 = pick_site(*rng);
+  const int s1 = (s0 + 1) % model.num_sites();
+  const std::string a = model.site_name(s0), b = model.site_name(s1);
+  const Eigen::Matrix3d R_a = SitePose(model, data, s0).linear();
+  std::vector<std::shared_ptr<const Goal>> goals;
+  goals.push_back(std::make_shared<ConeGoal>(model, a, RandomUnit(rng),
+                                             RandomUnit(rng),
+                                             Uniform(rng, 0.1, 1.0), 1.7));
+  goals.push_back(std::make_shared<GazeGoal>(
+      model, a, RandomUnit(rng), 6.0 * RandomUnit(rng), Uniform(rng, 0.1, 1.0),
+      0.8));
+  Eigen::Isometry3d frame = Eigen::Isometry3d::Identity();
+  frame.linear() = Near(Eigen::Matrix3d::Identity(), 2.0, rng);
+  frame.translation() = RandomPoint(rng);
+  goals.push_back(std::make_shared<PositionBoxGoal>(
+      model, a, frame, Eigen::Vector3d(-0.2, -kInfinity, -0.3),
+      Eigen::Vector3d(0.1, 0.4, kInfinity), 1.3));
+  goals.push_back(std::make_shared<OrientationBoxGoal>(
+      model, a, Near(R_a, 0.8, rng), Eigen::Vector3d(-0.1, -0.2, -kInfinity),
+      Eigen::Vector3d(0.1, kInfinity, 0.05), 2.1));
+  goals.push_back(std::make_shared<PointDistanceGoal>(
+      model, a, RandomPoint(rng), 0.5, 1.5, 0.9));
+  goals.push_back(std::make_shared<SiteDistanceGoal>(model, a, b, 0.3,
+                                                     kInfinity, 1.1));
+  goals.push_back(std::make_shared<SiteDistanceGoal>(model, b, a, 0.0, 0.2));
+  std::vector<int> coordinates = {0, model.nq() - 1};
+  if (model.nq() == 1) coordinates = {0};
+  const int k = static_cast<int>(coordinates.size());
+  goals.push_back(std::make_shared<JointRangeGoal>(
+      model, coordinates, Eigen::VectorXd::Constant(k, -0.3),
+      Eigen::VectorXd::Constant(k, 0.2), 1.4));
+  goals.push_back(std::make_shared<JointPostureGoal>(
+      model, coordinates, Eigen::VectorXd::Constant(k, 0.1), 0.7));
+  goals.push_back(
+      std::make_shared<RotationVectorGoal>(model, a, Near(R_a, 1.0, rng), 1.2));
+  goals.push_back(std::make_shared<AxisTangentGoal>(model, a, RandomUnit(rng),
+                                                    RandomUnit(rng), 0.6));
+  return goals;
+}
+
+Eigen::VectorXd Residual(const Model& model, const Goal& goal,
+                         const Eigen::VectorXd& q) {
+  Data data(model);
+  ForwardKinematics(model, q, &data);
+  Eigen::VectorXd r(goal.num_residuals());
+  goal.Evaluate(model, data, q, r, nullptr);
+  return r;
+}
+
+Eigen::VectorXd Constraint(const Model& model, const InequalityGoal& goal,
+                           const Eigen::VectorXd& q) {
+  Data data(model);
+  ForwardKinematics(model, q, &data);
+  Eigen::VectorXd c(goal.num_constraints());
+  goal.EvaluateConstraint(model, data, q, c, nullptr);
+  return c;
+}
+
+// The penalty residual max(0, c) has a kink where a row crosses 0; central
+// differences straddling it are meaningless, so such points are skipped.
+bool NearKink(const Eigen::VectorXd& c) {
+  return (c.array().abs() < 1e-4).any();
+}
+
+void CheckDerivatives(const Model& model, const Goal& goal,
+                      const Eigen::VectorXd& q) {
+  INFO("goal " << goal.name() << ", nq " << model.nq());
+  Data data(model);
+  ForwardKinematics(model, q, &data);
+  const int m = goal.num_residuals();
+  const auto* inequality = dynamic_cast<const InequalityGoal*>(&goal);
+  if (inequality != nullptr) {
+    Eigen::VectorXd c(m);
+    Eigen::MatrixXd big = Eigen::MatrixXd::Constant(m + 2, model.nq(), 7.0);
+    Eigen::Ref<Eigen::MatrixXd> block = big.middleRows(1, m);
+    inequality->EvaluateConstraint(model, data, q, c, &block);
+    CHECK((big.row(0).array() == 7.0).all());
+    CHECK((big.row(m + 1).array() == 7.0).all());
+    const Eigen::MatrixXd numeric = testing::NumericJacobian(
+        [&](const Eigen::VectorXd& x) {
+          return Constraint(model, *inequality, x);
+        },
+        q);
+    CHECK(testing::RelativeError(big.middleRows(1, m), numeric) <= 1e-6);
+    // Soft form: r = max(0, c).
+    Eigen::VectorXd r(m);
+    goal.Evaluate(model, data, q, r, nullptr);
+    CHECK(r.isApprox(c.cwiseMax(0.0)));
+    if (NearKink(c)) return;
+  }
+  Eigen::VectorXd r(m);
+  Eigen::MatrixXd J(m, model.nq());
+  Eigen::Ref<Eigen::MatrixXd> J_ref(J);
+  goal.Evaluate(model, data, q, r, &J_ref);
+  const Eigen::MatrixXd numeric = testing::NumericJacobian(
+      [&](const Eigen::VectorXd& x) { return Residual(model, goal, x); }, q);
+  CHECK(testing::RelativeError(J, numeric) <= 1e-6);
+}
+
+TEST_CASE(
+    "Every inequality goal's constraint Jacobian and penalty residual "
+    "Jacobian match central differences on random trees",
+    "[constraints]") {
+  for (const unsigned seed : {21u, 22u, 23u, 24u, 25u, 26u}) {
+    std::mt19937 rng(seed);
+    testing::RandomFigureOptions options;
+    options.num_joints = 3 + static_cast<int>(seed % 7) * 2;
+    options.num_sites = 3;
+    const Model model = testing::RandomFigure(&rng, options).Compile();
+    for (int pose = 0; pose < 3; ++pose) {
+      const Eigen::VectorXd q = testing::RandomConfiguration(model, &rng);
+      const auto goals = EveryNewGoalKind(model, q, &rng);
+      // Near q, where the orientation targets are well away from a half turn.
+      const Eigen::VectorXd q_near =
+          q + 0.05 * testing::RandomConfiguration(model, &rng);
+      for (const auto& goal : goals) CheckDerivatives(model, *goal, q_near);
+    }
+  }
+}
+
+TEST_CASE("The inverse left Jacobian of SO(3) inverts the left Jacobian",
+          "[constraints]") {
+  std::mt19937 rng(3);
+  for (const double angle : {1e-7, 1e-3, 0.5, 2.0, 3.0}) {
+    const Eigen::Vector3d phi = angle * RandomUnit(&rng);
+    // Central differences of Log(Exp(ε) Exp(φ)) in ε give J_l⁻¹(φ).
+    const Eigen::Matrix3d R = Eigen::AngleAxisd(angle, phi.normalized())
+                                  .toRotationMatrix();
+    const Eigen::MatrixXd numeric = testing::NumericJacobian(
+        [&](const Eigen::VectorXd& e) {
+          const Eigen::Vector3d ev = e;
+          const Eigen::Matrix3d E =
+              ev.norm() > 0
+                  ? Eigen::AngleAxisd(ev.norm(), ev.normalized())
+                        .toRotationMatrix()
+                  : Eigen::Matrix3d::Identity();
+          return Eigen::VectorXd(internal::RotationLog(E * R));
+        },
+        Eigen::VectorXd::Zero(3));
+    INFO("angle " << angle);
+    CHECK(testing::RelativeError(internal::InverseLeftJacobian(phi), numeric) <=
+          1e-6);
+  }
+}
+
+TEST_CASE(
+    "A Problem stacks its equality and inequality constraints with Jacobians "
+    "that match central differences",
+    "[constraints]") {
+  std::mt19937 rng(31);
+  testing::RandomFigureOptions options;
+  options.num_joints = 9;
+  const auto model = std::make_shared<const Model>(
+      testing::RandomFigure(&rng, options).Compile());
+  const Eigen::VectorXd q = testing::RandomConfiguration(*model, &rng);
+  const auto goals = EveryNewGoalKind(*model, q, &rng);
+  Problem problem(model);
+  problem.AddGoal(std::make_shared<PositionGoal>(*model, "site0",
+                                                 RandomPoint(&rng)));
+  int equality_rows = 0, inequality_rows = 0;
+  for (const auto& goal : goals) {
+    if (auto c = std::dynamic_pointer_cast<const InequalityGoal>(goal)) {
+      problem.AddInequalityConstraint(c);
+      inequality_rows += c->num_constraints();
+    } else {
+      problem.AddEqualityConstraint(goal);
+      equality_rows += goal->num_residuals();
+    }
+  }
+  REQUIRE(problem.has_constraints());
+  CHECK(problem.num_equality_constraints() == equality_rows);
+  CHECK(problem.num_inequality_constraints() == inequality_rows);
+  // Constraints do not enter the potential or the residuals.
+  CHECK(problem.num_residuals() == 3);
+
+  ProblemWorkspace ws(problem);
+  const auto values = [&](const Eigen::VectorXd& x) {
+    ProblemWorkspace own(problem);
+    Eigen::VectorXd h(equality_rows), c(inequality_rows);
+    problem.EvaluateConstraints(x, &own, h, c, nullptr, nullptr);
+    Eigen::VectorXd both(equality_rows + inequality_rows);
+    both << h, c;
+    return both;
+  };
+  Eigen::VectorXd h(equality_rows), c(inequality_rows);
+  Eigen::MatrixXd Jh(equality_rows, model->nq()), Jc(inequality_rows, model->nq());
+  Eigen::Ref<Eigen::MatrixXd> Jh_ref(Jh), Jc_ref(Jc);
+  const Eigen::VectorXd q_near = q + 0.05 * testing::RandomConfiguration(*model, &rng);
+  problem.EvaluateConstraints(q_near, &ws, h, c, &Jh_ref, &Jc_ref);
+  Eigen::MatrixXd J(equality_rows + inequality_rows, model->nq());
+  J << Jh, Jc;
+  CHECK(testing::RelativeError(J, testing::NumericJacobian(values, q_near)) <=
+        1e-6);
+
+  // The penalty form: P_soft = P + ½ Σ w_h ‖h‖² + ½ Σ w_c ‖max(0, c)‖².
+  const Problem soft = problem.WithConstraintsAsGoals();
+  CHECK_FALSE(soft.has_constraints());
+  ProblemWorkspace soft_ws(soft);
+  double expected = problem.EvaluatePotential(q_near, &ws, nullptr);
+  Data data(*model);
+  ForwardKinematics(*model, q_near, &data);
+  for (const auto& goal : goals) {
+    Eigen::VectorXd r(goal->num_residuals());
+    goal->Evaluate(*model, data, q_near, r, nullptr);
+    expected += goal->Potential(r);
+  }
+  CHECK(soft.EvaluatePotential(q_near, &soft_ws, nullptr) ==
+        Approx(expected).epsilon(1e-12));
+
+  // And the hard form of the goals: every goal an equality constraint.
+  const Problem hard = problem.WithGoalsAsConstraints();
+  CHECK(hard.goals().empty());
+  CHECK(hard.num_equality_constraints() == equality_rows + 3);
+
+  // Constraint errors: one per constraint, zero violation where satisfied.
+  std::vector<GoalError> errors;
+  problem.ConstraintErrors(q_near, &ws, &errors);
+  CHECK(errors.size() == goals.size());
+
+  // A workspace made before a constraint was added is rejected.
+  Problem grown = problem;
+  ProblemWorkspace stale(grown);
+  grown.AddInequalityConstraint(std::make_shared<PointDistanceGoal>(
+      *model, "site1", Eigen::Vector3d::Zero(), 0.1, kInfinity));
+  Eigen::VectorXd h2(grown.num_equality_constraints()),
+      c2(grown.num_inequality_constraints());
+  CHECK_THROWS_WITH(grown.EvaluateConstraints(q, &stale, h2, c2, nullptr, nullptr),
+                    Contains("workspace was made for another problem"));
+}
+
+TEST_CASE("An inequality goal's violation is zero inside and its natural-unit "
+          "size outside",
+          "[constraints]") {
+  Figure f("base");
+  Joint j;
+  j.name = "slide";
+  j.parent = "base";
+  j.child = "slider";
+  j.kind = JointKind::kPrismatic;
+  j.axis = Eigen::Vector3d::UnitX();
+  f.AddJoint(j);
+  f.AddSite({"tip", "slider", Eigen::Isometry3d::Identity()});
+  const Model model = f.Compile();
+  Data data(model);
+  const PointDistanceGoal distance(model, "tip", Eigen::Vector3d::Zero(), 0.5,
+                                   2.0);
+  const ConeGoal cone(model, "tip", Eigen::Vector3d::UnitX(),
+                      Eigen::Vector3d::UnitY(), 0.25);
+  for (const double x : {0.2, 1.0, 2.7}) {
+    Eigen::VectorXd q(1);
+    q << x;
+    ForwardKinematics(model, q, &data);
+    const double expected = x < 0.5 ? 0.5 - x : x > 2.0 ? x - 2.0 : 0.0;
+    CHECK(distance.Error(model, data).position == Approx(expected));
+    Eigen::VectorXd r(2);
+    distance.Evaluate(model, data, r, nullptr);
+    // Soft form: P = ½ w max(0, c)² = ½ · violation².
+    CHECK(distance.Potential(r) == Approx(0.5 * expected * expected));
+  }
+  // The site's x axis is 90° from y: violation 90° − 0.25 rad.
+  CHECK(cone.Error(model, data).angle == Approx(M_PI / 2 - 0.25));
+}
+
+TEST_CASE("Inequality goals reject bad input with a message naming it",
+          "[constraints]") {
+  std::mt19937 rng(5);
+  const Model model = testing::RandomFigure(&rng).Compile();
+  const Eigen::Vector3d x = Eigen::Vector3d::UnitX();
+  CHECK_THROWS_WITH(ConeGoal(model, "site0", x, x, -0.1),
+                    Contains("half_angle must be in [0, pi]"));
+  CHECK_THROWS_WITH(GazeGoal(model, "site0", x, x, 4.0),
+                    Contains("half_angle must be in [0, pi]"));
+  CHECK_THROWS_WITH(ConeGoal(model, "site0", 2.0 * x, x, 0.1),
+                    Contains("axis must be a unit vector"));
+  CHECK_THROWS_WITH(
+      PointDistanceGoal(model, "site0", Eigen::Vector3d::Zero(), 1.0, 0.5),
+      Contains("max_distance must be > min_distance"));
+  CHECK_THROWS_WITH(
+      PointDistanceGoal(model, "site0", Eigen::Vector3d::Zero(), -1.0, 0.5),
+      Contains("min_distance must be finite and >= 0"));
+  CHECK_THROWS_WITH(PointDistanceGoal(model, "site0", Eigen::Vector3d::Zero(),
+                                      0.0, kInfinity),
+                    Contains("no active bound"));
+  CHECK_THROWS_WITH(SiteDistanceGoal(model, "site0", "site0", 0.1, 1.0),
+                    Contains("must differ"));
+  CHECK_THROWS_WITH(
+      PositionBoxGoal(model, "site0", Eigen::Isometry3d::Identity(),
+                      Eigen::Vector3d(0.1, 0, 0), Eigen::Vector3d(0, 1, 1)),
+      Contains("needs lower <= upper"));
+  CHECK_THROWS_WITH(
+      PositionBoxGoal(model, "site0", Eigen::Isometry3d::Identity(),
+                      Eigen::Vector3d::Constant(-kInfinity),
+                      Eigen::Vector3d::Constant(kInfinity)),
+      Contains("every bound is infinite"));
+  CHECK_THROWS_WITH(
+      OrientationBoxGoal(model, "site0", Eigen::Matrix3d::Identity(),
+                         Eigen::Vector3d(-4, 0, 0), Eigen::Vector3d(1, 1, 1)),
+      Contains("(-pi, pi)"));
+  CHECK_THROWS_WITH(JointRangeGoal(model, {0, 0}, Eigen::VectorXd::Zero(2),
+                                   Eigen::VectorXd::Ones(2)),
+                    Contains("listed twice"));
+  CHECK_THROWS_WITH(JointRangeGoal(model, {0}, Eigen::VectorXd::Ones(1),
+                                   Eigen::VectorXd::Zero(1)),
+                    Contains("needs lower <= upper"));
+  CHECK_THROWS_WITH(JointPostureGoal(model, {model.nq()},
+                                     Eigen::VectorXd::Zero(1)),
+                    Contains("outside [0,"));
+  CHECK_THROWS_WITH(ConeGoal(model, "nowhere", x, x, 0.1), Contains("nowhere"));
+}
+
+}  // namespace
+}  // namespace iklab
