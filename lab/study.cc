@@ -702,6 +702,10 @@ void Study::Validate() const {
     if (!labels.insert(s.label).second) {
       fail("two solvers are labelled '" + s.label + "'");
     }
+    if (s.max_trials < 0) {
+      fail("solver '" + s.label + "': max_trials must be >= 0 (0: all), got " +
+           std::to_string(s.max_trials));
+    }
     if (s.attempts < 1) {
       fail("solver '" + s.label + "': attempts must be >= 1");
     }
@@ -796,7 +800,10 @@ StudyResult RunStudy(const Study& study,
       try {
         const int s = chained ? item : item / study.trials;
         const int first = chained ? 0 : item % study.trials;
-        const int last = chained ? study.trials : first + 1;
+        const int cap = study.solvers[s].max_trials > 0
+                            ? study.solvers[s].max_trials
+                            : study.trials;
+        const int last = std::min(chained ? study.trials : first + 1, cap);
         Eigen::VectorXd previous;
         for (int t = first; t < last; ++t) {
           SolveTrial(study, scenario, s, t, &previous, &slots[item],
@@ -846,7 +853,7 @@ StudyResult RunStudy(const Study& study,
     const int traced = std::min(study.traced_trials, study.trials);
     for (int s = 0; s < num_solvers; ++s) {
       const std::vector<const StudyRecord*> records = result.Of(s);
-      for (int t = 0; t < traced; ++t) {
+      for (int t = 0; t < std::min<int>(traced, records.size()); ++t) {
         // The same trial as timed: chained trials start where they did.
         Trial trial = MakeTrial(study, scenario, t,
                                 chained ? records[t]->q0 : Eigen::VectorXd());

@@ -207,6 +207,9 @@ struct StudySolver {
   /// > 1: random restarts within the bounds (RestartSolver) until an attempt
   /// converges, at most this many solves, all within the study's budget.
   int attempts = 1;
+  /// > 0: this solver solves only the first `max_trials` trials (an
+  /// expensive solver on a subset of the same problems); 0: all.
+  int max_trials = 0;
 };
 
 /// A StudySolver from any solver's Options (ccd_solver.h, lbfgsb_solver.h,

@@ -295,17 +295,23 @@ void WriteStudyOutputs(const Study& study, const StudyResult& result,
   const std::string unit = result.trajectory ? "frame" : "solve";
   std::vector<std::vector<std::string>> rows;
   nlohmann::json json = nlohmann::json::array();
-  for (const SolverSummary& s : result.summaries) {
+  for (std::size_t index = 0; index < result.summaries.size(); ++index) {
+    const SolverSummary& s = result.summaries[index];
+    const int cap = study.solvers[index].max_trials;
+    const std::string label =
+        cap > 0 && cap < study.trials
+            ? s.label + " (first " + std::to_string(cap) + " trials)"
+            : s.label;
     std::string statuses;
     for (const auto& [name, count] : s.statuses) {
       statuses += (statuses.empty() ? "" : "; ") + name + ": " +
                   std::to_string(count);
     }
     if (!s.rejected.empty()) {
-      rows.push_back({s.label, "rejected: " + s.rejected, "", "", "", "", "",
+      rows.push_back({label, "rejected: " + s.rejected, "", "", "", "", "",
                       "", "", "", ""});
     } else {
-      rows.push_back({s.label, Percent(s.success_rate), Micro(s.mean_us),
+      rows.push_back({label, Percent(s.success_rate), Micro(s.mean_us),
                       Micro(s.median_us), Micro(s.p95_us), Micro(s.p99_us),
                       FormatNumber(s.mean_iterations, 3),
                       FormatNumber(s.median_position_error, 3),

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <exception>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
@@ -244,6 +245,11 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
   Eigen::VectorXd answer = scope.start();
   int iterations = 0;
   try {
+    // Debian's IPOPT factorizes with the sequential MUMPS, which keeps global
+    // state and is not thread-safe (two solves at once abort in its Fortran
+    // runtime): IPOPT solves in one process run one at a time.
+    static std::mutex ipopt_mutex;
+    std::lock_guard<std::mutex> lock(ipopt_mutex);
     Ipopt::SmartPtr<IkTnlp> tnlp = new IkTnlp(&scope, &nlp, options);
     Ipopt::SmartPtr<Ipopt::IpoptApplication> app = IpoptApplicationFactory();
     app->Options()->SetIntegerValue("print_level", 0);

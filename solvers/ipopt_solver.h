@@ -64,6 +64,9 @@ struct IpoptOptions {
 };
 
 /// Solves `problem` from q0 with IPOPT. Never throws: see Result::status.
+/// Thread-safe, but IPOPT solves in one process run one at a time (Debian's
+/// IPOPT uses the sequential MUMPS, which is not thread-safe), so on several
+/// threads an IPOPT solve's wall time includes waiting for another's.
 Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
              const IpoptOptions& options);
 

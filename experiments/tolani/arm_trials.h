@@ -69,9 +69,12 @@ inline constexpr double kSuccessAngle = 1e-5;
 /// does not say how its CFSQP runs were started).
 inline constexpr int kOptimizerAttempts = 5;
 /// Goals per condition for the constrained-NLP methods (SQP, IPOPT): the
-/// first this many of the condition's goals (our choice: IPOPT spends about
-/// 25 ms per solve in set-up, so all 1000 would make a table take minutes).
+/// first this many of a reachable condition's goals, and of an unreachable
+/// one's (our choice: IPOPT spends about 25 ms per solve in set-up, and on
+/// unreachable goals every one of its attempts fails, so all the goals would
+/// make a table take minutes).
 inline constexpr int kConstrainedGoals = 200;
+inline constexpr int kConstrainedUnreachableGoals = 40;
 
 /// The IK task of a table.
 enum class Task { kPosition, kPose, kPartial, kAiming };

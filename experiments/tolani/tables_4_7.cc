@@ -163,8 +163,13 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                                "within limits (1e-9) when limits are on");
   out->SetParameter("solver_tolerances", "1e-6 m, 1e-6 rad (defaults)");
   out->SetParameter("optimizer_attempts", tolani::kOptimizerAttempts);
-  out->SetParameter("goals_per_condition_constrained_nlp",
-                    std::min(reachable_trials, tolani::kConstrainedGoals));
+  out->SetParameter(
+      "goals_per_condition_constrained_nlp",
+      std::to_string(std::min(reachable_trials, tolani::kConstrainedGoals)) +
+          " reachable, " +
+          std::to_string(std::min(unreachable_trials,
+                                  tolani::kConstrainedUnreachableGoals)) +
+          " unreachable (the first of the condition's goals)");
   out->SetParameter("optimizer_restart_poses",
                     "uniform within the limits, drawn per trial from the "
                     "experiment seed and the trial number");
@@ -231,43 +236,28 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                                           : arm.RandomTrial(&rng));
       }
     }
-    // Two studies on the same goals: the constrained-NLP methods on the
-    // first tolani::kConstrainedGoals of them, every other method on all.
-    const std::vector<Method> all =
+    // The constrained-NLP methods solve the first goals of the condition
+    // only (tolani::kConstrainedGoals); every other method solves them all.
+    std::vector<Method> methods_here =
         tolani::Methods(arm, spec.task, cond.limits, spec.inverse_jacobian);
-    std::vector<Method> others, constrained;
-    std::vector<int> slot(nm);  // index of method m within its study
-    for (int m = 0; m < nm; ++m) {
-      std::vector<Method>& group =
-          IsConstrained(all[m].family) ? constrained : others;
-      slot[m] = static_cast<int>(group.size());
-      group.push_back(all[m]);
+    for (Method& m : methods_here) {
+      if (IsConstrained(m.family)) {
+        m.solver.max_trials = cond.unreachable
+                                  ? tolani::kConstrainedUnreachableGoals
+                                  : tolani::kConstrainedGoals;
+      }
     }
-    const std::vector<Trial> constrained_trials(
-        trials.begin(),
-        trials.begin() + std::min<std::size_t>(trials.size(),
-                                               tolani::kConstrainedGoals));
-    auto run = [&](const std::vector<Trial>& goals,
-                   const std::vector<Method>& methods, double from,
-                   double to) {
-      if (methods.empty()) return StudyResult{};
-      Study study =
-          tolani::TableStudy(arm, spec.task, goals, methods, cond.limits);
-      study.seed = context.seed;
-      study.threads = context.threads;
-      return RunStudy(study, [&](double fraction, const std::string& method) {
-        context.Progress((c + from + (to - from) * fraction) / nc,
-                         cond.name + ", " + method);
-      });
-    };
-    const StudyResult other_result = run(trials, others, 0.0, 0.5);
-    const StudyResult constrained_result =
-        run(constrained_trials, constrained, 0.5, 1.0);
+    Study study =
+        tolani::TableStudy(arm, spec.task, trials, methods_here, cond.limits);
+    study.seed = context.seed;
+    study.threads = context.threads;
+    const StudyResult result =
+        RunStudy(study, [&](double fraction, const std::string& method) {
+          context.Progress((c + fraction) / nc, cond.name + ", " + method);
+        });
     for (int m = 0; m < nm; ++m) {
-      const bool nlp = IsConstrained(all[m].family);
-      const std::vector<Outcome> outcomes = tolani::Outcomes(
-          arm, spec.task, nlp ? constrained_trials : trials,
-          nlp ? constrained_result : other_result, slot[m], cond.limits);
+      const std::vector<Outcome> outcomes =
+          tolani::Outcomes(arm, spec.task, trials, result, m, cond.limits);
       for (std::size_t k = 0; k < outcomes.size(); ++k) {
         const Outcome& o = outcomes[k];
         csv.push_back({static_cast<double>(c), static_cast<double>(m),
