@@ -232,14 +232,10 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
     scope.result().message = why;
     return scope.result();
   }
-  const Problem nlp_problem = options.goals_as_constraints
-                                  ? problem.WithGoalsAsConstraints()
-                                  : problem;
-  // The displacement term only where no goal is in the objective (it would
-  // otherwise pull the answer off the goals).
-  const double mu =
-      nlp_problem.goals().empty() ? options.displacement_weight : 0.0;
-  internal::NlpEvaluator nlp(nlp_problem, scope.start(), mu);
+  const internal::NlpProgram program = internal::MakeNlpProgram(
+      problem, options.goals_as_constraints, options.displacement_weight);
+  internal::NlpEvaluator nlp(program.problem, scope.start(),
+                             program.displacement_weight);
   SolveStatus status = SolveStatus::kNumericalFailure;
   std::string message;
   Eigen::VectorXd answer = scope.start();

@@ -7,8 +7,6 @@
 
 namespace iklab::testing {
 
-namespace {
-
 Eigen::Vector3d RandomUnitVector(std::mt19937* rng) {
   std::normal_distribution<double> normal;
   Eigen::Vector3d v;
@@ -17,6 +15,13 @@ Eigen::Vector3d RandomUnitVector(std::mt19937* rng) {
   } while (v.norm() < 1e-3);
   return v.normalized();
 }
+
+Eigen::Vector3d RandomPoint(std::mt19937* rng, double scale) {
+  std::uniform_real_distribution<double> u(-scale, scale);
+  return Eigen::Vector3d(u(*rng), u(*rng), u(*rng));
+}
+
+namespace {
 
 Eigen::Vector3d RandomAxis(std::mt19937* rng) {
   std::uniform_int_distribution<int> pick(0, 5);

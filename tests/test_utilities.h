@@ -47,6 +47,12 @@ Eigen::MatrixXd NumericJacobian(
 double RelativeError(const Eigen::MatrixXd& analytic,
                      const Eigen::MatrixXd& numeric);
 
+/// A unit vector uniform on the sphere (normalized Gaussian draws).
+Eigen::Vector3d RandomUnitVector(std::mt19937* rng);
+
+/// A point uniform in the cube [−scale, scale]³.
+Eigen::Vector3d RandomPoint(std::mt19937* rng, double scale);
+
 /// A path in the system's temp folder unique to this test process:
 /// `<tmp>/<name>-<pid>` (test runs of several builds may share the machine).
 std::filesystem::path ScratchPath(const std::string& name);

@@ -1,6 +1,7 @@
 #include "solvers/internal/nlp_evaluator.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace iklab::internal {
 
@@ -82,6 +83,14 @@ void NlpEvaluator::Inequalities(const double* x, double* values,
                              Eigen::RowMajor>>(jacobian, c_.size(), n_) =
         jacobian_c_;
   }
+}
+
+NlpProgram MakeNlpProgram(const Problem& problem, bool goals_as_constraints,
+                          double displacement_weight) {
+  Problem program =
+      goals_as_constraints ? problem.WithGoalsAsConstraints() : problem;
+  const double mu = program.goals().empty() ? displacement_weight : 0.0;
+  return {std::move(program), mu};
 }
 
 }  // namespace iklab::internal

@@ -20,6 +20,18 @@
 
 namespace iklab::internal {
 
+/// What a constrained solver optimizes for `problem`: the problem itself, or
+/// with `goals_as_constraints` its goals as hard equalities
+/// (Problem::WithGoalsAsConstraints); and the displacement weight μ that
+/// applies — `displacement_weight` only when no goal is left in the
+/// objective (it would otherwise pull the answer off the goals), else 0.
+struct NlpProgram {
+  Problem problem;
+  double displacement_weight = 0.0;
+};
+NlpProgram MakeNlpProgram(const Problem& problem, bool goals_as_constraints,
+                          double displacement_weight);
+
 class NlpEvaluator {
  public:
   /// @param problem outlives the evaluator.

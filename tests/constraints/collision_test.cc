@@ -20,8 +20,7 @@ namespace {
 using Catch::Matchers::Contains;
 
 Eigen::Vector3d RandomPoint(std::mt19937* rng, double scale = 1.0) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  return Eigen::Vector3d(u(*rng), u(*rng), u(*rng));
+  return testing::RandomPoint(rng, scale);
 }
 
 // Smallest distance over a 401 × 401 grid of segment parameters.

@@ -25,23 +25,15 @@
 namespace iklab {
 namespace {
 
+// Points in [−scale, scale]³ and unit vectors (shared test utilities).
 Eigen::Vector3d RandomPoint(std::mt19937* rng, double scale = 2.0) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  return Eigen::Vector3d(u(*rng), u(*rng), u(*rng));
+  return testing::RandomPoint(rng, scale);
 }
-
-Eigen::Vector3d RandomUnit(std::mt19937* rng) {
-  std::normal_distribution<double> n;
-  Eigen::Vector3d v;
-  do {
-    v = Eigen::Vector3d(n(*rng), n(*rng), n(*rng));
-  } while (v.norm() < 1e-3);
-  return v.normalized();
-}
+using testing::RandomUnitVector;
 
 Eigen::Matrix3d RandomRotation(std::mt19937* rng) {
   std::uniform_real_distribution<double> u(-M_PI, M_PI);
-  return Eigen::AngleAxisd(u(*rng), RandomUnit(rng)).toRotationMatrix();
+  return Eigen::AngleAxisd(u(*rng), RandomUnitVector(rng)).toRotationMatrix();
 }
 
 double RandomWeight(std::mt19937* rng) {
@@ -54,12 +46,13 @@ std::vector<std::shared_ptr<const Goal>> EveryGoalKind(const Model& model,
   std::uniform_int_distribution<int> pick_site(0, model.num_sites() - 1);
   const auto site = [&] { return model.site_name(pick_site(*rng)); };
   std::vector<std::shared_ptr<const Goal>> goals;
-  goals.push_back(std::make_shared<PositionGoal>(model, site(), RandomPoint(rng),
-                                                 RandomWeight(rng)));
+  goals.push_back(std::make_shared<PositionGoal>(
+      model, site(), RandomPoint(rng), RandomWeight(rng)));
   goals.push_back(std::make_shared<OrientationGoal>(
       model, site(), RandomRotation(rng), RandomWeight(rng)));
-  goals.push_back(std::make_shared<AxisGoal>(model, site(), RandomUnit(rng),
-                                             RandomUnit(rng), RandomWeight(rng)));
+  goals.push_back(
+      std::make_shared<AxisGoal>(model, site(), RandomUnitVector(rng),
+                                 RandomUnitVector(rng), RandomWeight(rng)));
   Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();
   X_WG.linear() = RandomRotation(rng);
   X_WG.translation() = RandomPoint(rng);
@@ -74,10 +67,11 @@ std::vector<std::shared_ptr<const Goal>> EveryGoalKind(const Model& model,
   // the origin; random figures stay within a few units) so the aim direction
   // is well conditioned.
   goals.push_back(std::make_shared<AimingGoal>(
-      model, site(), RandomUnit(rng), 6.0 * RandomUnit(rng) + RandomPoint(rng, 1.0),
-      RandomWeight(rng)));
+      model, site(), RandomUnitVector(rng),
+      6.0 * RandomUnitVector(rng) + RandomPoint(rng, 1.0), RandomWeight(rng)));
   goals.push_back(std::make_shared<PlaneGoal>(model, site(), RandomPoint(rng),
-                                              RandomUnit(rng), RandomWeight(rng)));
+                                              RandomUnitVector(rng),
+                                              RandomWeight(rng)));
   goals.push_back(std::make_shared<WeightedSumGoal>(
       std::vector<std::shared_ptr<const Goal>>{goals[0], goals[1], goals[4],
                                                goals[5]},
@@ -139,8 +133,8 @@ void CheckGoalDerivatives(const Model& model, const Goal& goal,
   CHECK(goal.Potential(r) == Approx(0.5 * goal.weight() * r.squaredNorm()));
   const Eigen::MatrixXd numeric_gradient = testing::NumericJacobian(
       [&](const Eigen::VectorXd& x) {
-        return Eigen::VectorXd::Constant(1,
-                                         goal.Potential(Residual(model, goal, x)));
+        return Eigen::VectorXd::Constant(
+            1, goal.Potential(Residual(model, goal, x)));
       },
       q);
   CHECK(testing::RelativeError(gradient.transpose(), numeric_gradient) <= 1e-6);
@@ -172,8 +166,8 @@ TEST_CASE(
     std::mt19937 rng(seed);
     testing::RandomFigureOptions options;
     options.num_joints = 10;
-    const auto model =
-        std::make_shared<const Model>(testing::RandomFigure(&rng, options).Compile());
+    const auto model = std::make_shared<const Model>(
+        testing::RandomFigure(&rng, options).Compile());
     Problem problem(model);
     auto goals = EveryGoalKind(*model, &rng);
     // Regularizers go through AddRegularizer; the rest are goals.

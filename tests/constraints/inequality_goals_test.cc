@@ -25,19 +25,11 @@ namespace {
 
 using Catch::Matchers::Contains;
 
+// Points in [−scale, scale]³ and unit vectors (shared test utilities).
 Eigen::Vector3d RandomPoint(std::mt19937* rng, double scale = 2.0) {
-  std::uniform_real_distribution<double> u(-scale, scale);
-  return Eigen::Vector3d(u(*rng), u(*rng), u(*rng));
+  return testing::RandomPoint(rng, scale);
 }
-
-Eigen::Vector3d RandomUnit(std::mt19937* rng) {
-  std::normal_distribution<double> n;
-  Eigen::Vector3d v;
-  do {
-    v = Eigen::Vector3d(n(*rng), n(*rng), n(*rng));
-  } while (v.norm() < 1e-3);
-  return v.normalized();
-}
+using testing::RandomUnitVector;
 
 double Uniform(std::mt19937* rng, double lo, double hi) {
   return std::uniform_real_distribution<double>(lo, hi)(*rng);
@@ -47,7 +39,7 @@ double Uniform(std::mt19937* rng, double lo, double hi) {
 // away from the rotation vector's jump at a half turn).
 Eigen::Matrix3d Near(const Eigen::Matrix3d& R, double angle,
                      std::mt19937* rng) {
-  return Eigen::AngleAxisd(angle, RandomUnit(rng)).toRotationMatrix() * R;
+  return Eigen::AngleAxisd(angle, RandomUnitVector(rng)).toRotationMatrix() * R;
 }
 
 // Every new inequality goal kind (and the joint posture / rotation-vector
@@ -63,12 +55,12 @@ std::vector<std::shared_ptr<const Goal>> EveryNewGoalKind(
   const std::string a = model.site_name(s0), b = model.site_name(s1);
   const Eigen::Matrix3d R_a = SitePose(model, data, s0).linear();
   std::vector<std::shared_ptr<const Goal>> goals;
-  goals.push_back(std::make_shared<ConeGoal>(model, a, RandomUnit(rng),
-                                             RandomUnit(rng),
+  goals.push_back(std::make_shared<ConeGoal>(model, a, RandomUnitVector(rng),
+                                             RandomUnitVector(rng),
                                              Uniform(rng, 0.1, 1.0), 1.7));
-  goals.push_back(std::make_shared<GazeGoal>(
-      model, a, RandomUnit(rng), 6.0 * RandomUnit(rng), Uniform(rng, 0.1, 1.0),
-      0.8));
+  goals.push_back(std::make_shared<GazeGoal>(model, a, RandomUnitVector(rng),
+                                             6.0 * RandomUnitVector(rng),
+                                             Uniform(rng, 0.1, 1.0), 0.8));
   Eigen::Isometry3d frame = Eigen::Isometry3d::Identity();
   frame.linear() = Near(Eigen::Matrix3d::Identity(), 2.0, rng);
   frame.translation() = RandomPoint(rng);
@@ -80,8 +72,8 @@ std::vector<std::shared_ptr<const Goal>> EveryNewGoalKind(
       Eigen::Vector3d(0.1, kInfinity, 0.05), 2.1));
   goals.push_back(std::make_shared<PointDistanceGoal>(
       model, a, RandomPoint(rng), 0.5, 1.5, 0.9));
-  goals.push_back(std::make_shared<SiteDistanceGoal>(model, a, b, 0.3,
-                                                     kInfinity, 1.1));
+  goals.push_back(
+      std::make_shared<SiteDistanceGoal>(model, a, b, 0.3, kInfinity, 1.1));
   goals.push_back(std::make_shared<SiteDistanceGoal>(model, b, a, 0.0, 0.2));
   std::vector<int> coordinates = {0, model.nq() - 1};
   if (model.nq() == 1) coordinates = {0};
@@ -93,8 +85,8 @@ std::vector<std::shared_ptr<const Goal>> EveryNewGoalKind(
       model, coordinates, Eigen::VectorXd::Constant(k, 0.1), 0.7));
   goals.push_back(
       std::make_shared<RotationVectorGoal>(model, a, Near(R_a, 1.0, rng), 1.2));
-  goals.push_back(std::make_shared<AxisTangentGoal>(model, a, RandomUnit(rng),
-                                                    RandomUnit(rng), 0.6));
+  goals.push_back(std::make_shared<AxisTangentGoal>(
+      model, a, RandomUnitVector(rng), RandomUnitVector(rng), 0.6));
   return goals;
 }
 
@@ -182,7 +174,7 @@ TEST_CASE("The inverse left Jacobian of SO(3) inverts the left Jacobian",
           "[constraints]") {
   std::mt19937 rng(3);
   for (const double angle : {1e-7, 1e-3, 0.5, 2.0, 3.0}) {
-    const Eigen::Vector3d phi = angle * RandomUnit(&rng);
+    const Eigen::Vector3d phi = angle * RandomUnitVector(&rng);
     // Central differences of Log(Exp(ε) Exp(φ)) in ε give J_l⁻¹(φ).
     const Eigen::Matrix3d R = Eigen::AngleAxisd(angle, phi.normalized())
                                   .toRotationMatrix();
