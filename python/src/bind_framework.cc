@@ -342,7 +342,7 @@ void BindFramework(py::module_& m) {
              return J;
            },
            py::arg("q"), py::arg("site"),
-           "J_WS (6 x nq): rows 0-2 angular, 3-5 linear velocity of the site.");
+           "J_WS (6 x nq): rows 0-2 linear, 3-5 angular velocity of the site.");
 
   py::class_<Data>(m, "Data", "The per-solve workspace of world poses (one per thread).")
       .def(py::init<const Model&>(), py::arg("model"))
