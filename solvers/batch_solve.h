@@ -9,8 +9,10 @@
 /// (as long as the solver has no wall-clock budget — a budget makes any solve
 /// depend on the machine's speed, threaded or not).
 ///
-///     BatchResult r = SolveBatch(solver, problem, BatchTargets::Poses(X), q0,
-///                                {.threads = 4});
+///     BatchOptions options;
+///     options.threads = 4;
+///     // targets: B x 7 rows (x y z qw qx qy qz); q0: B x nq starts.
+///     BatchResult r = SolveBatch(solver, problem, targets, q0, options);
 ///
 /// This is the loop behind the Python module's `solve_batch`.
 

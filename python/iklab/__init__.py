@@ -14,4 +14,3 @@ C++ ``std::invalid_argument`` arrives as ``ValueError`` with the same text.
 """
 
 from ._iklab import *  # noqa: F401,F403
-from ._iklab import __doc__ as _module_doc  # noqa: F401

@@ -32,7 +32,10 @@ namespace {
 using SolverPtr = std::shared_ptr<Solver>;
 
 bool IsField(py::handle object, const std::string& key) {
-  static const py::object property = py::module_::import("builtins").attr("property");
+  // Kept for the life of the process (a static py::object would be released
+  // after the interpreter has shut down).
+  static const py::handle property =
+      py::object(py::module_::import("builtins").attr("property")).release();
   const py::object attribute =
       py::getattr(py::type::of(object), key.c_str(), py::none());
   return py::isinstance(attribute, property);

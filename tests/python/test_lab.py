@@ -77,7 +77,8 @@ def test_the_benchmark_protocol_on_given_targets(panda):
     assert out["q"].shape == (10, 7)
     for q, pose, success in zip(out["q"], poses, out["success"]):
         check = iklab.verify(panda, PANDA_TIP, q, (pose[:3], pose[3:]), 1e-5)
-        assert check.success == success or not success  # late answers fail too
+        if success:  # a success passed the independent check (late answers fail)
+            assert check.success
     assert summary.solve_rate > 0.5
     assert "bounded-lm" in iklab.benchmark_solver_names()
     names = [r.name for r in iklab.standard_robots()]
