@@ -18,20 +18,12 @@
 #include "constraints/problem.h"
 #include "constraints/regularizers.h"
 #include "constraints/tolerance_goals.h"
-#include "framework/kinematics.h"
 
 namespace iklab::python {
 
 namespace {
 
 using GoalPtr = std::shared_ptr<Goal>;
-
-// Data at q for evaluating a goal on its own.
-Data DataAt(const Model& model, const Eigen::VectorXd& q) {
-  Data data(model);
-  ForwardKinematics(model, q, &data);
-  return data;
-}
 
 std::string SiteName(const Model& model, py::handle site) {
   return model.site_name(SiteOf(model, site));

@@ -19,12 +19,9 @@ std::shared_ptr<Model> Compile(const Figure& figure) {
   return std::make_shared<Model>(figure.Compile());
 }
 
-// Data after ForwardKinematics(model, q).
+// Data at a q given from Python (checked: shape (nq,), numeric).
 Data Kinematics(const Model& model, py::handle q) {
-  const Eigen::VectorXd v = ToVector(q, "q", model.nq());
-  Data data(model);
-  ForwardKinematics(model, v, &data);
-  return data;
+  return DataAt(model, ToVector(q, "q", model.nq()));
 }
 
 void CheckStep(const Data& data, int step) {

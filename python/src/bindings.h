@@ -54,6 +54,9 @@ py::array_t<double> PoseToArray(const Eigen::Isometry3d& X);
 /// A pose as (position[3], quaternion[4] w x y z).
 py::tuple PoseToPositionQuaternion(const Eigen::Isometry3d& X);
 
+/// Data after ForwardKinematics(model, q) (q already checked).
+Data DataAt(const Model& model, const Eigen::VectorXd& q);
+
 /// A site given by name or index.
 int SiteOf(const Model& model, py::handle site, const char* name = "site");
 

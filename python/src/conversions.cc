@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "bindings.h"
+#include "framework/kinematics.h"
 
 namespace iklab::python {
 
@@ -122,6 +123,12 @@ py::tuple PoseToPositionQuaternion(const Eigen::Isometry3d& X) {
   w.mutable_at(2) = q.y();
   w.mutable_at(3) = q.z();
   return py::make_tuple(p, w);
+}
+
+Data DataAt(const Model& model, const Eigen::VectorXd& q) {
+  Data data(model);
+  ForwardKinematics(model, q, &data);
+  return data;
 }
 
 int SiteOf(const Model& model, py::handle site, const char* name) {
