@@ -26,6 +26,7 @@
 #include "lab/data.h"
 #include "lab/study.h"
 #include "solvers/analytic/six_r_solver.h"
+#include "solvers/batch_solve.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ccd_solver.h"
 #include "solvers/ceres_solver.h"

@@ -11,6 +11,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libtbb-dev
   gnuplot-nox
   coinor-libipopt-dev libnlopt-cxx-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang libclang-rt-dev)

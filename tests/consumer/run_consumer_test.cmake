@@ -30,6 +30,24 @@ run("${root}/consumer/consumer")
 
 run("${prefix}/bin/iklab" list)
 
+# The installed Python module imports from <prefix>/<PYTHON_PACKAGE_DIR> and
+# solves (when the module was built).
+if(PYTHON)
+  set(ENV{PYTHONPATH} "${prefix}/${PYTHON_PACKAGE_DIR}")
+  file(WRITE "${root}/import_installed.py" "
+import numpy as np
+import iklab
+assert iklab.__file__.startswith('${prefix}/'), iklab.__file__
+model = iklab.planar_chain([1.0, 1.0]).compile()
+problem = iklab.Problem(model)
+problem.add_goal(iklab.PositionGoal(model, model.site_names[-1], [1.0, 1.0, 0.0]))
+assert iklab.LbfgsbSolver().solve(problem, np.array([0.3, 0.3])).converged
+print('installed Python module: ok')
+")
+  run(${PYTHON} "${root}/import_installed.py")
+  unset(ENV{PYTHONPATH})
+endif()
+
 file(GLOB examples LIST_DIRECTORIES true "${SOURCE_DIR}/examples/*")
 foreach(example_dir ${examples})
   if(NOT EXISTS "${example_dir}/CMakeLists.txt")

@@ -1,0 +1,482 @@
+// constraints/: every goal kind (least-squares goals, the inequality goals of
+// tolerance boxes, cones, gaze, distances, joint ranges, collisions), the
+// regularizers, Bounds and Problem with its equality/inequality constraints.
+
+#include "bindings.h"
+#include "constraints/aiming_goal.h"
+#include "constraints/bounds.h"
+#include "constraints/collision.h"
+#include "constraints/composite_goals.h"
+#include "constraints/distance_goals.h"
+#include "constraints/goal.h"
+#include "constraints/inequality_goal.h"
+#include "constraints/joint_goals.h"
+#include "constraints/orientation_goal.h"
+#include "constraints/plane_goal.h"
+#include "constraints/position_goal.h"
+#include "constraints/position_orientation_goal.h"
+#include "constraints/problem.h"
+#include "constraints/regularizers.h"
+#include "constraints/tolerance_goals.h"
+
+namespace iklab::python {
+
+namespace {
+
+using GoalPtr = std::shared_ptr<Goal>;
+
+std::string SiteName(const Model& model, py::handle site) {
+  return model.site_name(SiteOf(model, site));
+}
+
+std::vector<std::shared_ptr<const Goal>> ConstGoals(const std::vector<GoalPtr>& goals) {
+  return {goals.begin(), goals.end()};
+}
+
+std::vector<GoalPtr> MutableGoals(const std::vector<std::shared_ptr<const Goal>>& goals) {
+  std::vector<GoalPtr> out;
+  for (const auto& g : goals) out.push_back(std::const_pointer_cast<Goal>(g));
+  return out;
+}
+
+std::vector<int> Coordinates(const Model& model, py::handle coordinates) {
+  std::vector<int> out;
+  for (py::handle c : coordinates) {
+    out.push_back(py::isinstance<py::str>(c) ? model.DofIndex(c.cast<std::string>())
+                                             : c.cast<int>());
+  }
+  return out;
+}
+
+}  // namespace
+
+void BindConstraints(py::module_& m) {
+  py::class_<GoalError>(m, "GoalError", "How far a goal is from being met.")
+      .def_readonly("position", &GoalError::position)
+      .def_readonly("angle", &GoalError::angle)
+      .def_readonly("aim", &GoalError::aim)
+      .def_readonly("degenerate", &GoalError::degenerate)
+      .def_readonly("active_alternative", &GoalError::active_alternative)
+      .def("__repr__", [](const GoalError& e) {
+        return "GoalError(position=" + std::to_string(e.position) +
+               ", angle=" + std::to_string(e.angle) + ")";
+      });
+
+  py::class_<Goal, GoalPtr>(m, "Goal", "Base of every goal and regularizer.")
+      .def_property_readonly("num_residuals", &Goal::num_residuals)
+      .def_property("weight", &Goal::weight, &Goal::set_weight)
+      .def_property("name", &Goal::name, &Goal::set_name)
+      .def_property_readonly("uses_configuration", &Goal::uses_configuration)
+      .def("evaluate",
+           [](const Goal& goal, const Model& model, py::handle q_object) {
+             goal.CheckModel(model);
+             const Eigen::VectorXd q = ToVector(q_object, "q", model.nq());
+             const Data data = DataAt(model, q);
+             Eigen::VectorXd r(goal.num_residuals());
+             Eigen::MatrixXd J(goal.num_residuals(), model.nq());
+             Eigen::Ref<Eigen::MatrixXd> J_ref(J);
+             goal.Evaluate(model, data, q, r, &J_ref);
+             return py::make_tuple(r, J);
+           },
+           py::arg("model"), py::arg("q"),
+           "(residual r, Jacobian dr/dq) at q.")
+      .def("error",
+           [](const Goal& goal, const Model& model, py::handle q_object) {
+             goal.CheckModel(model);
+             const Eigen::VectorXd q = ToVector(q_object, "q", model.nq());
+             return goal.ErrorAt(model, DataAt(model, q), q);
+           },
+           py::arg("model"), py::arg("q"));
+
+  py::class_<InequalityGoal, Goal, std::shared_ptr<InequalityGoal>>(
+      m, "InequalityGoal",
+      "A goal g(q) <= 0: a hard inequality constraint, or a smooth penalty "
+      "when added as a goal.")
+      .def_property_readonly("num_constraints", &InequalityGoal::num_constraints)
+      .def("evaluate_constraint",
+           [](const InequalityGoal& goal, const Model& model, py::handle q_object) {
+             goal.CheckModel(model);
+             const Eigen::VectorXd q = ToVector(q_object, "q", model.nq());
+             const Data data = DataAt(model, q);
+             Eigen::VectorXd g(goal.num_constraints());
+             Eigen::MatrixXd J(goal.num_constraints(), model.nq());
+             Eigen::Ref<Eigen::MatrixXd> J_ref(J);
+             goal.EvaluateConstraint(model, data, q, g, &J_ref);
+             return py::make_tuple(g, J);
+           },
+           py::arg("model"), py::arg("q"), "(g, dg/dq) at q; met when g <= 0.");
+
+  // Least-squares goals on a site.
+  py::class_<PositionGoal, Goal, std::shared_ptr<PositionGoal>>(m, "PositionGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle target, double weight) {
+             return std::make_shared<PositionGoal>(model, SiteName(model, site),
+                                                   ToVector3(target, "target"), weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0)
+      .def_property("target", &PositionGoal::target,
+                    [](PositionGoal& g, py::handle t) { g.set_target(ToVector3(t, "target")); });
+  py::class_<OrientationGoal, Goal, std::shared_ptr<OrientationGoal>>(m, "OrientationGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle target, double weight) {
+             return std::make_shared<OrientationGoal>(model, SiteName(model, site),
+                                                      ToMatrix3(target, "target"), weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0)
+      .def_property("target", &OrientationGoal::target,
+                    [](OrientationGoal& g, py::handle t) { g.set_target(ToMatrix3(t, "target")); });
+  py::class_<AxisGoal, Goal, std::shared_ptr<AxisGoal>>(m, "AxisGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle axis,
+                       py::handle target, double weight) {
+             return std::make_shared<AxisGoal>(model, SiteName(model, site),
+                                               ToVector3(axis, "axis"),
+                                               ToVector3(target, "target"), weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("axis"), py::arg("target"),
+           py::arg("weight") = 1.0)
+      .def_property_readonly("axis", &AxisGoal::axis)
+      .def_property("target", &AxisGoal::target,
+                    [](AxisGoal& g, py::handle t) { g.set_target(ToVector3(t, "target")); });
+  py::class_<RotationVectorGoal, Goal, std::shared_ptr<RotationVectorGoal>>(m, "RotationVectorGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle target, double weight) {
+             return std::make_shared<RotationVectorGoal>(model, SiteName(model, site),
+                                                         ToMatrix3(target, "target"), weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0);
+  py::class_<AxisTangentGoal, Goal, std::shared_ptr<AxisTangentGoal>>(m, "AxisTangentGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle axis,
+                       py::handle target, double weight) {
+             return std::make_shared<AxisTangentGoal>(model, SiteName(model, site),
+                                                      ToVector3(axis, "axis"),
+                                                      ToVector3(target, "target"), weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("axis"), py::arg("target"),
+           py::arg("weight") = 1.0);
+  py::class_<PositionOrientationGoal, Goal, std::shared_ptr<PositionOrientationGoal>>(
+      m, "PositionOrientationGoal",
+      "Pose goal; target is a 4x4 array or (position, quaternion w x y z).")
+      .def(py::init([](const Model& model, py::handle site, py::handle target, double weight,
+                       double w_p, double w_o, double c_dx, double c_dy) {
+             return std::make_shared<PositionOrientationGoal>(
+                 model, SiteName(model, site), ToPose(target, "target"), weight,
+                 PositionOrientationScales{w_p, w_o, c_dx, c_dy});
+           }),
+           py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0,
+           py::arg("w_p") = 1.0, py::arg("w_o") = 1.0, py::arg("c_dx") = 1.0,
+           py::arg("c_dy") = 1.0)
+      .def_property("target",
+                    [](const PositionOrientationGoal& g) { return PoseToArray(g.target()); },
+                    [](PositionOrientationGoal& g, py::handle t) {
+                      g.set_target(ToPose(t, "target"));
+                    });
+  py::class_<AimingGoal, Goal, std::shared_ptr<AimingGoal>>(m, "AimingGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle direction,
+                       py::handle target, double weight, double min_distance) {
+             return std::make_shared<AimingGoal>(model, SiteName(model, site),
+                                                 ToVector3(direction, "direction"),
+                                                 ToVector3(target, "target"), weight,
+                                                 min_distance);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("direction"), py::arg("target"),
+           py::arg("weight") = 1.0, py::arg("min_distance") = AimingGoal::kDefaultMinDistance)
+      .def_property_readonly("direction", &AimingGoal::direction)
+      .def_property_readonly("target", &AimingGoal::target);
+  py::class_<PlaneGoal, Goal, std::shared_ptr<PlaneGoal>>(m, "PlaneGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle point,
+                       py::handle normal, double weight) {
+             return std::make_shared<PlaneGoal>(model, SiteName(model, site),
+                                                ToVector3(point, "point"),
+                                                ToVector3(normal, "normal"), weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("point"), py::arg("normal"),
+           py::arg("weight") = 1.0)
+      .def_property_readonly("point", &PlaneGoal::point)
+      .def_property_readonly("normal", &PlaneGoal::normal);
+
+  // Composites.
+  py::class_<WeightedSumGoal, Goal, std::shared_ptr<WeightedSumGoal>>(m, "WeightedSumGoal")
+      .def(py::init([](const std::vector<GoalPtr>& goals, double weight) {
+             return std::make_shared<WeightedSumGoal>(ConstGoals(goals), weight);
+           }),
+           py::arg("goals"), py::arg("weight") = 1.0)
+      .def_property_readonly("goals", [](const WeightedSumGoal& g) { return MutableGoals(g.goals()); });
+  py::class_<DisjunctiveGoal, Goal, std::shared_ptr<DisjunctiveGoal>>(m, "DisjunctiveGoal")
+      .def(py::init([](const std::vector<GoalPtr>& goals, double weight) {
+             return std::make_shared<DisjunctiveGoal>(ConstGoals(goals), weight);
+           }),
+           py::arg("goals"), py::arg("weight") = 1.0)
+      .def_property_readonly("goals", [](const DisjunctiveGoal& g) { return MutableGoals(g.goals()); })
+      .def("active_alternative",
+           [](const DisjunctiveGoal& goal, const Model& model, py::handle q_object) {
+             goal.CheckModel(model);
+             const Eigen::VectorXd q = ToVector(q_object, "q", model.nq());
+             return goal.ActiveAlternative(model, DataAt(model, q), q);
+           },
+           py::arg("model"), py::arg("q"));
+
+  // Regularizers.
+  py::class_<TikhonovRegularizer, Goal, std::shared_ptr<TikhonovRegularizer>>(m, "TikhonovRegularizer")
+      .def(py::init([](const Model& model, double alpha, py::handle reference, double weight) {
+             return std::make_shared<TikhonovRegularizer>(
+                 model, alpha, ToVector(reference, "reference", model.nq()), weight);
+           }),
+           py::arg("model"), py::arg("alpha"), py::arg("reference"), py::arg("weight") = 1.0)
+      .def_property_readonly("alpha", &TikhonovRegularizer::alpha)
+      .def_property("reference", &TikhonovRegularizer::reference,
+                    [](TikhonovRegularizer& g, py::handle r) {
+                      g.set_reference(ToVector(r, "reference", g.reference().size()));
+                    });
+  py::class_<JointCenterBias, Goal, std::shared_ptr<JointCenterBias>>(m, "JointCenterBias")
+      .def(py::init([](const Model& model, py::handle centers, py::handle gains, double weight) {
+             return std::make_shared<JointCenterBias>(
+                 model, ToVector(centers, "centers", model.nq()),
+                 ToVector(gains, "gains", model.nq()), weight);
+           }),
+           py::arg("model"), py::arg("centers"), py::arg("gains"), py::arg("weight") = 1.0)
+      .def_property_readonly("centers", &JointCenterBias::centers)
+      .def_property_readonly("gains", &JointCenterBias::gains)
+      .def("cost", [](const JointCenterBias& g, py::handle q) {
+        return g.Cost(ToVector(q, "q", g.centers().size()));
+      }, py::arg("q"));
+
+  // Joint-space goals.
+  py::class_<JointPostureGoal, Goal, std::shared_ptr<JointPostureGoal>>(m, "JointPostureGoal")
+      .def(py::init([](const Model& model, py::handle coordinates, py::handle targets,
+                       double weight) {
+             const std::vector<int> c = Coordinates(model, coordinates);
+             return std::make_shared<JointPostureGoal>(
+                 model, c, ToVector(targets, "targets", static_cast<long>(c.size())), weight);
+           }),
+           py::arg("model"), py::arg("coordinates"), py::arg("targets"),
+           py::arg("weight") = 1.0,
+           "coordinates: dof indices or names.");
+  py::class_<JointRangeGoal, InequalityGoal, std::shared_ptr<JointRangeGoal>>(m, "JointRangeGoal")
+      .def(py::init([](const Model& model, py::handle coordinates, py::handle lower,
+                       py::handle upper, double weight) {
+             const std::vector<int> c = Coordinates(model, coordinates);
+             const long n = static_cast<long>(c.size());
+             return std::make_shared<JointRangeGoal>(model, c, ToVector(lower, "lower", n),
+                                                     ToVector(upper, "upper", n), weight);
+           }),
+           py::arg("model"), py::arg("coordinates"), py::arg("lower"), py::arg("upper"),
+           py::arg("weight") = 1.0);
+
+  // Inequality goals on sites.
+  py::class_<ConeGoal, InequalityGoal, std::shared_ptr<ConeGoal>>(m, "ConeGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle axis,
+                       py::handle direction, double half_angle, double weight) {
+             return std::make_shared<ConeGoal>(model, SiteName(model, site),
+                                               ToVector3(axis, "axis"),
+                                               ToVector3(direction, "direction"),
+                                               half_angle, weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("axis"), py::arg("direction"),
+           py::arg("half_angle"), py::arg("weight") = 1.0)
+      .def_property_readonly("half_angle", &ConeGoal::half_angle);
+  py::class_<GazeGoal, InequalityGoal, std::shared_ptr<GazeGoal>>(m, "GazeGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle axis,
+                       py::handle target, double half_angle, double weight) {
+             return std::make_shared<GazeGoal>(model, SiteName(model, site),
+                                               ToVector3(axis, "axis"),
+                                               ToVector3(target, "target"), half_angle,
+                                               weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("axis"), py::arg("target"),
+           py::arg("half_angle"), py::arg("weight") = 1.0);
+  py::class_<PositionBoxGoal, InequalityGoal, std::shared_ptr<PositionBoxGoal>>(m, "PositionBoxGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle frame,
+                       py::handle lower, py::handle upper, double weight) {
+             return std::make_shared<PositionBoxGoal>(model, SiteName(model, site),
+                                                      ToPose(frame, "frame"),
+                                                      ToVector3(lower, "lower"),
+                                                      ToVector3(upper, "upper"), weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("frame"), py::arg("lower"),
+           py::arg("upper"), py::arg("weight") = 1.0);
+  py::class_<OrientationBoxGoal, InequalityGoal, std::shared_ptr<OrientationBoxGoal>>(
+      m, "OrientationBoxGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle target,
+                       py::handle lower, py::handle upper, double weight) {
+             return std::make_shared<OrientationBoxGoal>(model, SiteName(model, site),
+                                                         ToMatrix3(target, "target"),
+                                                         ToVector3(lower, "lower"),
+                                                         ToVector3(upper, "upper"), weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("target"), py::arg("lower"),
+           py::arg("upper"), py::arg("weight") = 1.0);
+  py::class_<PointDistanceGoal, InequalityGoal, std::shared_ptr<PointDistanceGoal>>(
+      m, "PointDistanceGoal")
+      .def(py::init([](const Model& model, py::handle site, py::handle point,
+                       double min_distance, double max_distance, double weight) {
+             return std::make_shared<PointDistanceGoal>(model, SiteName(model, site),
+                                                        ToVector3(point, "point"),
+                                                        min_distance, max_distance, weight);
+           }),
+           py::arg("model"), py::arg("site"), py::arg("point"),
+           py::arg("min_distance") = 0.0, py::arg("max_distance") = kInfinity,
+           py::arg("weight") = 1.0);
+  py::class_<SiteDistanceGoal, InequalityGoal, std::shared_ptr<SiteDistanceGoal>>(
+      m, "SiteDistanceGoal")
+      .def(py::init([](const Model& model, py::handle site_a, py::handle site_b,
+                       double min_distance, double max_distance, double weight) {
+             return std::make_shared<SiteDistanceGoal>(
+                 model, SiteName(model, site_a), SiteName(model, site_b), min_distance,
+                 max_distance, weight);
+           }),
+           py::arg("model"), py::arg("site_a"), py::arg("site_b"),
+           py::arg("min_distance") = 0.0, py::arg("max_distance") = kInfinity,
+           py::arg("weight") = 1.0);
+
+  // Collisions.
+  py::class_<Capsule>(m, "Capsule")
+      .def(py::init([](py::handle a, py::handle b, double radius) {
+             return Capsule{ToVector3(a, "a"), ToVector3(b, "b"), radius};
+           }),
+           py::arg("a"), py::arg("b"), py::arg("radius"))
+      .def_static("sphere", [](py::handle center, double radius) {
+        return Capsule::Sphere(ToVector3(center, "center"), radius);
+      }, py::arg("center"), py::arg("radius"))
+      .def_readwrite("a", &Capsule::a)
+      .def_readwrite("b", &Capsule::b)
+      .def_readwrite("radius", &Capsule::radius);
+  py::class_<LinkCapsule>(m, "LinkCapsule")
+      .def(py::init([](std::string link, Capsule capsule) {
+             return LinkCapsule{std::move(link), capsule};
+           }),
+           py::arg("link"), py::arg("capsule"))
+      .def_readwrite("link", &LinkCapsule::link)
+      .def_readwrite("capsule", &LinkCapsule::capsule);
+  m.def("fit_chain_capsules", &FitChainCapsules, py::arg("model"), py::arg("links"),
+        py::arg("radius"));
+  py::class_<CollisionGoal, InequalityGoal, std::shared_ptr<CollisionGoal>>(m, "CollisionGoal")
+      .def(py::init([](const Model& model, std::vector<LinkCapsule> bodies,
+                       std::vector<Capsule> obstacles, double margin, int skip_neighbors,
+                       std::vector<std::pair<std::string, std::string>> allowed_pairs,
+                       double weight) {
+             CollisionOptions options;
+             options.margin = margin;
+             options.skip_neighbors = skip_neighbors;
+             options.allowed_pairs = std::move(allowed_pairs);
+             return std::make_shared<CollisionGoal>(model, std::move(bodies),
+                                                    std::move(obstacles), options, weight);
+           }),
+           py::arg("model"), py::arg("bodies"), py::arg("obstacles") = std::vector<Capsule>{},
+           py::arg("margin") = 0.0, py::arg("skip_neighbors") = 1,
+           py::arg("allowed_pairs") = std::vector<std::pair<std::string, std::string>>{},
+           py::arg("weight") = 1.0)
+      .def("clearances", [](const CollisionGoal& g, const Model& model, py::handle q) {
+        g.CheckModel(model);
+        return g.Clearances(model, DataAt(model, ToVector(q, "q", model.nq())));
+      }, py::arg("model"), py::arg("q"));
+
+  // Bounds and Problem.
+  py::class_<Bounds>(m, "Bounds", "Box bounds on q (joint limits).")
+      .def(py::init([](py::handle lower, py::handle upper) {
+             Bounds b{ToVector(lower, "lower"), ToVector(upper, "upper")};
+             b.Validate();
+             return b;
+           }),
+           py::arg("lower"), py::arg("upper"))
+      .def_static("from_model", &Bounds::FromModel, py::arg("model"))
+      .def_static("unbounded", &Bounds::Unbounded, py::arg("n"))
+      .def_readonly("lower", &Bounds::lower)
+      .def_readonly("upper", &Bounds::upper)
+      .def_property_readonly("size", &Bounds::size)
+      .def("set", [](Bounds& b, int index, double lo, double hi) { b.Set(index, lo, hi); },
+           py::arg("index"), py::arg("lower"), py::arg("upper"))
+      .def("contains", [](const Bounds& b, py::handle q, double tolerance) {
+        return b.Contains(ToVector(q, "q", b.size()), tolerance);
+      }, py::arg("q"), py::arg("tolerance") = 0.0)
+      .def("project", [](const Bounds& b, py::handle q) {
+        return b.Project(ToVector(q, "q", b.size()));
+      }, py::arg("q"));
+
+  py::class_<Problem, std::shared_ptr<Problem>>(
+      m, "Problem",
+      "Goals, regularizers, hard constraints and bounds over one model.")
+      .def(py::init([](std::shared_ptr<Model> model) {
+             return std::make_shared<Problem>(std::move(model));
+           }),
+           py::arg("model"))
+      .def("add_goal", [](Problem& p, GoalPtr g) { return p.AddGoal(std::move(g)); },
+           py::arg("goal"))
+      .def("add_regularizer",
+           [](Problem& p, GoalPtr g) { return p.AddRegularizer(std::move(g)); },
+           py::arg("regularizer"))
+      .def("add_equality_constraint",
+           [](Problem& p, GoalPtr g) { return p.AddEqualityConstraint(std::move(g)); },
+           py::arg("constraint"))
+      .def("add_inequality_constraint",
+           [](Problem& p, std::shared_ptr<InequalityGoal> g) {
+             return p.AddInequalityConstraint(std::move(g));
+           },
+           py::arg("constraint"))
+      .def_property_readonly("model", [](const Problem& p) {
+        return std::const_pointer_cast<Model>(p.shared_model());
+      })
+      .def_property_readonly("goals", [](const Problem& p) { return MutableGoals(p.goals()); })
+      .def_property_readonly("regularizers",
+                             [](const Problem& p) { return MutableGoals(p.regularizers()); })
+      .def_property_readonly("equality_constraints", [](const Problem& p) {
+        return MutableGoals(p.equality_constraints());
+      })
+      .def_property_readonly("inequality_constraints", [](const Problem& p) {
+        std::vector<std::shared_ptr<InequalityGoal>> out;
+        for (const auto& c : p.inequality_constraints()) {
+          out.push_back(std::const_pointer_cast<InequalityGoal>(c));
+        }
+        return out;
+      })
+      .def_property_readonly("num_equality_constraints", &Problem::num_equality_constraints)
+      .def_property_readonly("num_inequality_constraints",
+                             &Problem::num_inequality_constraints)
+      .def_property_readonly("has_constraints", &Problem::has_constraints)
+      .def_property_readonly("nq", &Problem::nq)
+      .def_property_readonly("num_residuals", &Problem::num_residuals)
+      .def_property("bounds", &Problem::bounds, &Problem::set_bounds)
+      .def("with_constraints_as_goals", &Problem::WithConstraintsAsGoals)
+      .def("with_goals_as_constraints", &Problem::WithGoalsAsConstraints)
+      .def("evaluate_residuals",
+           [](const Problem& p, py::handle q_object) {
+             const Eigen::VectorXd q = ToVector(q_object, "q", p.nq());
+             ProblemWorkspace ws(p);
+             Eigen::VectorXd r(p.num_residuals());
+             Eigen::MatrixXd J(p.num_residuals(), p.nq());
+             Eigen::Ref<Eigen::MatrixXd> J_ref(J);
+             p.EvaluateResiduals(q, &ws, r, &J_ref);
+             return py::make_tuple(r, J);
+           },
+           py::arg("q"), "(stacked residuals, their Jacobian) at q.")
+      .def("evaluate_potential",
+           [](const Problem& p, py::handle q_object) {
+             const Eigen::VectorXd q = ToVector(q_object, "q", p.nq());
+             ProblemWorkspace ws(p);
+             Eigen::VectorXd g(p.nq());
+             Eigen::Ref<Eigen::VectorXd> g_ref(g);
+             const double value = p.EvaluatePotential(q, &ws, &g_ref);
+             return py::make_tuple(value, g);
+           },
+           py::arg("q"), "(potential P(q), gradient) at q.")
+      .def("evaluate_constraints",
+           [](const Problem& p, py::handle q_object) {
+             const Eigen::VectorXd q = ToVector(q_object, "q", p.nq());
+             ProblemWorkspace ws(p);
+             Eigen::VectorXd c_eq(p.num_equality_constraints());
+             Eigen::VectorXd c_in(p.num_inequality_constraints());
+             Eigen::MatrixXd J_eq(p.num_equality_constraints(), p.nq());
+             Eigen::MatrixXd J_in(p.num_inequality_constraints(), p.nq());
+             Eigen::Ref<Eigen::MatrixXd> J_eq_ref(J_eq), J_in_ref(J_in);
+             p.EvaluateConstraints(q, &ws, c_eq, c_in, &J_eq_ref, &J_in_ref);
+             return py::make_tuple(c_eq, c_in, J_eq, J_in);
+           },
+           py::arg("q"),
+           "(equality values, inequality values, their Jacobians); met when "
+           "equalities are 0 and inequalities <= 0.")
+      .def("goal_errors",
+           [](const Problem& p, py::handle q_object) {
+             const Eigen::VectorXd q = ToVector(q_object, "q", p.nq());
+             ProblemWorkspace ws(p);
+             return p.GoalErrors(q, &ws);
+           },
+           py::arg("q"));
+}
+
+}  // namespace iklab::python

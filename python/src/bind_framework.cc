@@ -1,0 +1,409 @@
+// framework/: joints, figures and their builders, DH tables, URDF and BVH
+// readers, the compiled Model, Data, forward kinematics and Jacobians.
+
+#include "bindings.h"
+#include "framework/builders.h"
+#include "framework/bvh_loader.h"
+#include "framework/denavit_hartenberg.h"
+#include "framework/figure.h"
+#include "framework/joint.h"
+#include "framework/kinematics.h"
+#include "framework/model.h"
+#include "framework/urdf_loader.h"
+
+namespace iklab::python {
+
+namespace {
+
+std::shared_ptr<Model> Compile(const Figure& figure) {
+  return std::make_shared<Model>(figure.Compile());
+}
+
+// Data at a q given from Python (checked: shape (nq,), numeric).
+Data Kinematics(const Model& model, py::handle q) {
+  return DataAt(model, ToVector(q, "q", model.nq()));
+}
+
+void CheckStep(const Data& data, int step) {
+  if (step < 0 || step >= data.num_steps()) {
+    throw py::value_error("step " + std::to_string(step) + " out of range [0, " +
+                          std::to_string(data.num_steps()) + ")");
+  }
+}
+
+void CheckData(const Model& model, const Data& data) {
+  if (data.num_steps() != model.num_steps()) {
+    throw py::value_error("data was made for another model (" +
+                          std::to_string(data.num_steps()) + " steps, model has " +
+                          std::to_string(model.num_steps()) + ")");
+  }
+}
+
+}  // namespace
+
+void BindFramework(py::module_& m) {
+  py::enum_<JointKind>(m, "JointKind")
+      .value("FIXED", JointKind::kFixed)
+      .value("REVOLUTE", JointKind::kRevolute)
+      .value("PRISMATIC", JointKind::kPrismatic)
+      .value("SPHERICAL", JointKind::kSpherical)
+      .value("FLOATING", JointKind::kFloating);
+
+  py::class_<Joint>(m, "Joint", "A joint of a Figure (framework/joint.h).")
+      .def(py::init([](std::string name, std::string parent, std::string child,
+                       JointKind kind, py::object X_PJ, py::object axis,
+                       py::object lower, py::object upper) {
+             Joint j;
+             j.name = std::move(name);
+             j.parent = std::move(parent);
+             j.child = std::move(child);
+             j.kind = kind;
+             if (!X_PJ.is_none()) j.X_PJ = ToPose(X_PJ, "X_PJ");
+             if (!axis.is_none()) j.axis = ToVector3(axis, "axis");
+             const int n = NumDofs(kind);
+             if (!lower.is_none()) {
+               const Eigen::VectorXd v = ToVector(lower, "lower", n);
+               for (int i = 0; i < n; ++i) j.lower[i] = v[i];
+             }
+             if (!upper.is_none()) {
+               const Eigen::VectorXd v = ToVector(upper, "upper", n);
+               for (int i = 0; i < n; ++i) j.upper[i] = v[i];
+             }
+             return j;
+           }),
+           py::arg("name"), py::arg("parent"), py::arg("child"),
+           py::arg("kind") = JointKind::kRevolute, py::arg("X_PJ") = py::none(),
+           py::arg("axis") = py::none(), py::arg("lower") = py::none(),
+           py::arg("upper") = py::none())
+      .def_readwrite("name", &Joint::name)
+      .def_readwrite("parent", &Joint::parent)
+      .def_readwrite("child", &Joint::child)
+      .def_readwrite("kind", &Joint::kind)
+      .def_property_readonly("X_PJ", [](const Joint& j) { return PoseToArray(j.X_PJ); })
+      .def_property_readonly("axis", [](const Joint& j) { return j.axis; });
+
+  py::class_<Site>(m, "Site", "A named frame fixed to a link.")
+      .def(py::init([](std::string name, std::string link, py::object X_LS) {
+             Site s{std::move(name), std::move(link), Eigen::Isometry3d::Identity()};
+             if (!X_LS.is_none()) s.X_LS = ToPose(X_LS, "X_LS");
+             return s;
+           }),
+           py::arg("name"), py::arg("link"), py::arg("X_LS") = py::none())
+      .def_readwrite("name", &Site::name)
+      .def_readwrite("link", &Site::link)
+      .def_property_readonly("X_LS", [](const Site& s) { return PoseToArray(s.X_LS); });
+
+  py::class_<Figure>(m, "Figure",
+                     "The authoring graph of links and joints; compile() gives a Model.")
+      .def(py::init<std::string>(), py::arg("root_link") = "base")
+      .def("add_link", &Figure::AddLink, py::arg("name"))
+      .def("add_joint", &Figure::AddJoint, py::arg("joint"))
+      .def("add_site", &Figure::AddSite, py::arg("site"))
+      .def("validate", &Figure::Validate)
+      .def("compile", &Compile)
+      .def_property_readonly("root_link", &Figure::root_link)
+      .def_property_readonly("num_links", &Figure::num_links)
+      .def_property_readonly("num_joints", &Figure::num_joints)
+      .def_property_readonly("sites", &Figure::sites);
+
+  // Builders.
+  m.def("planar_chain",
+        [](const std::vector<double>& lengths, py::object base, const std::string& prefix) {
+          return PlanarChain(lengths,
+                             base.is_none() ? Eigen::Vector2d::Zero()
+                                            : ToVector2(base, "base"),
+                             prefix);
+        },
+        py::arg("lengths"), py::arg("base") = py::none(), py::arg("prefix") = "");
+  m.def("parent_arm", &ParentArm);
+  m.def("soch_chain", &SochChain);
+  m.def("nlp_branched_figure", &NlpBranchedFigure, py::arg("num_effectors"),
+        py::arg("link_length") = 1.0);
+  py::enum_<Side>(m, "Side").value("LEFT", Side::kLeft).value("RIGHT", Side::kRight);
+  py::class_<Anthropometry>(m, "Anthropometry")
+      .def(py::init([](double height, double carrying_angle) {
+             return Anthropometry{height, carrying_angle};
+           }),
+           py::arg("height") = 1.75, py::arg("carrying_angle") = 0.17453292519943295)
+      .def_readwrite("height", &Anthropometry::height)
+      .def_readwrite("carrying_angle", &Anthropometry::carrying_angle);
+  py::class_<LimbGeometry>(m, "LimbGeometry",
+                           "The Tolani limb geometry (framework/builders.h).")
+      .def_readwrite("side", &LimbGeometry::side)
+      .def_readwrite("kind", &LimbGeometry::kind)
+      .def_readwrite("upper_length", &LimbGeometry::upper_length)
+      .def_readwrite("lower_length", &LimbGeometry::lower_length)
+      .def_readwrite("lower", &LimbGeometry::lower)
+      .def_readwrite("upper", &LimbGeometry::upper)
+      .def_readwrite("tip_site_name", &LimbGeometry::tip_site_name);
+  m.def("tolani_arm_geometry", &TolaniArmGeometry, py::arg("side") = Side::kLeft,
+        py::arg("body") = Anthropometry{});
+  m.def("tolani_leg_geometry", &TolaniLegGeometry, py::arg("side") = Side::kLeft,
+        py::arg("body") = Anthropometry{});
+  m.def("limb_figure", &LimbFigure, py::arg("geometry"));
+  m.def("tolani_arm", &TolaniArm, py::arg("side") = Side::kLeft,
+        py::arg("body") = Anthropometry{});
+  m.def("tolani_leg", &TolaniLeg, py::arg("side") = Side::kLeft,
+        py::arg("body") = Anthropometry{});
+  m.def("human_figure",
+        [](const Anthropometry& body, bool floating_root, bool clavicles) {
+          return HumanFigure({body, floating_root, clavicles});
+        },
+        py::arg("body") = Anthropometry{}, py::arg("floating_root") = true,
+        py::arg("clavicles") = true);
+  m.def("human_end_effector_sites", &HumanEndEffectorSites);
+
+  // Denavit-Hartenberg tables.
+  py::enum_<DhConvention>(m, "DhConvention")
+      .value("CLASSIC", DhConvention::kClassic)
+      .value("MODIFIED", DhConvention::kModified);
+  py::class_<DhRow>(m, "DhRow")
+      .def(py::init([](double a, double alpha, double d, double theta, JointKind kind,
+                       double lower, double upper, std::string name) {
+             DhRow r;
+             r.a = a; r.alpha = alpha; r.d = d; r.theta = theta; r.kind = kind;
+             r.lower = lower; r.upper = upper; r.name = std::move(name);
+             return r;
+           }),
+           py::arg("a") = 0.0, py::arg("alpha") = 0.0, py::arg("d") = 0.0,
+           py::arg("theta") = 0.0, py::arg("kind") = JointKind::kRevolute,
+           py::arg("lower") = -kInfinity, py::arg("upper") = kInfinity,
+           py::arg("name") = "")
+      .def_readwrite("a", &DhRow::a)
+      .def_readwrite("alpha", &DhRow::alpha)
+      .def_readwrite("d", &DhRow::d)
+      .def_readwrite("theta", &DhRow::theta)
+      .def_readwrite("kind", &DhRow::kind)
+      .def_readwrite("lower", &DhRow::lower)
+      .def_readwrite("upper", &DhRow::upper)
+      .def_readwrite("name", &DhRow::name);
+  m.def("denavit_hartenberg_figure",
+        [](const std::vector<DhRow>& rows, DhConvention convention, py::object X_base,
+           py::object X_tool) {
+          DhTable table;
+          table.rows = rows;
+          table.convention = convention;
+          if (!X_base.is_none()) table.X_base = ToPose(X_base, "X_base");
+          if (!X_tool.is_none()) table.X_tool = ToPose(X_tool, "X_tool");
+          return DenavitHartenbergFigure(table);
+        },
+        py::arg("rows"), py::arg("convention") = DhConvention::kClassic,
+        py::arg("X_base") = py::none(), py::arg("X_tool") = py::none());
+  m.def("dh_transform",
+        [](const DhRow& row, DhConvention convention, double q) {
+          return PoseToArray(DhTransform(row, convention, q));
+        },
+        py::arg("row"), py::arg("convention"), py::arg("q"));
+
+  // URDF.
+  py::enum_<UrdfMimicPolicy>(m, "UrdfMimicPolicy")
+      .value("INDEPENDENT", UrdfMimicPolicy::kIndependent)
+      .value("REJECT", UrdfMimicPolicy::kReject);
+  py::enum_<UrdfSoftLimits>(m, "UrdfSoftLimits")
+      .value("NARROW", UrdfSoftLimits::kNarrow)
+      .value("IGNORE", UrdfSoftLimits::kIgnore);
+  py::class_<UrdfMimic>(m, "UrdfMimic")
+      .def_readonly("joint", &UrdfMimic::joint)
+      .def_readonly("leader", &UrdfMimic::leader)
+      .def_readonly("multiplier", &UrdfMimic::multiplier)
+      .def_readonly("offset", &UrdfMimic::offset);
+  py::class_<UrdfFigure>(m, "UrdfFigure")
+      .def_readonly("figure", &UrdfFigure::figure)
+      .def_readonly("robot_name", &UrdfFigure::robot_name)
+      .def_readonly("source", &UrdfFigure::source)
+      .def_readonly("mimics", &UrdfFigure::mimics)
+      .def_readonly("dropped_joints", &UrdfFigure::dropped_joints)
+      .def_readonly("soft_limited_joints", &UrdfFigure::soft_limited_joints)
+      .def("compile", [](const UrdfFigure& u) { return Compile(u.figure); });
+  const auto urdf_options = [](std::string base_link, std::string tip_link,
+                               std::vector<std::string> site_links,
+                               UrdfMimicPolicy mimic, UrdfSoftLimits soft_limits) {
+    UrdfOptions o;
+    o.base_link = std::move(base_link);
+    o.tip_link = std::move(tip_link);
+    o.site_links = std::move(site_links);
+    o.mimic = mimic;
+    o.soft_limits = soft_limits;
+    return o;
+  };
+  m.def("load_urdf",
+        [urdf_options](const std::string& path, std::string base_link,
+                       std::string tip_link, std::vector<std::string> site_links,
+                       UrdfMimicPolicy mimic, UrdfSoftLimits soft_limits) {
+          return LoadUrdf(path, urdf_options(std::move(base_link), std::move(tip_link),
+                                             std::move(site_links), mimic, soft_limits));
+        },
+        py::arg("path"), py::arg("base_link") = "", py::arg("tip_link") = "",
+        py::arg("site_links") = std::vector<std::string>{},
+        py::arg("mimic") = UrdfMimicPolicy::kIndependent,
+        py::arg("soft_limits") = UrdfSoftLimits::kNarrow,
+        "Reads a URDF file; base_link/tip_link cut out a chain (the tip gets a "
+        "site named after it).");
+  m.def("load_urdf_from_string",
+        [urdf_options](const std::string& xml, const std::string& source_name,
+                       std::string base_link, std::string tip_link,
+                       std::vector<std::string> site_links, UrdfMimicPolicy mimic,
+                       UrdfSoftLimits soft_limits) {
+          return LoadUrdfFromString(
+              xml, source_name,
+              urdf_options(std::move(base_link), std::move(tip_link),
+                           std::move(site_links), mimic, soft_limits));
+        },
+        py::arg("xml"), py::arg("source_name") = "<string>", py::arg("base_link") = "",
+        py::arg("tip_link") = "", py::arg("site_links") = std::vector<std::string>{},
+        py::arg("mimic") = UrdfMimicPolicy::kIndependent,
+        py::arg("soft_limits") = UrdfSoftLimits::kNarrow);
+
+  // BVH.
+  py::class_<BvhJoint>(m, "BvhJoint")
+      .def_readonly("name", &BvhJoint::name)
+      .def_readonly("parent", &BvhJoint::parent)
+      .def_readonly("offset", &BvhJoint::offset)
+      .def_readonly("first_channel", &BvhJoint::first_channel)
+      .def_readonly("num_channels", &BvhJoint::num_channels)
+      .def_readonly("end_sites", &BvhJoint::end_sites);
+  py::class_<BvhChannel>(m, "BvhChannel")
+      .def_readonly("joint", &BvhChannel::joint)
+      .def_property_readonly("type",
+                             [](const BvhChannel& c) { return BvhChannelName(c.type); })
+      .def_readonly("q_index", &BvhChannel::q_index);
+  py::class_<BvhFigure>(m, "BvhFigure")
+      .def_readonly("figure", &BvhFigure::figure)
+      .def_readonly("source", &BvhFigure::source)
+      .def_readonly("root_link", &BvhFigure::root_link)
+      .def_readonly("joints", &BvhFigure::joints)
+      .def_readonly("channels", &BvhFigure::channels)
+      .def_readonly("frame_time", &BvhFigure::frame_time)
+      .def_readonly("poses", &BvhFigure::poses,
+                    "The motion frames: one configuration q per row (frames x nq).")
+      .def_property_readonly("num_frames", &BvhFigure::num_frames)
+      .def("compile", [](const BvhFigure& b) { return Compile(b.figure); });
+  m.def("load_bvh", &LoadBvh, py::arg("path"));
+  m.def("load_bvh_from_string", &LoadBvhFromString, py::arg("text"),
+        py::arg("source_name") = "<string>");
+
+  // Model and Data.
+  py::class_<Model, std::shared_ptr<Model>>(
+      m, "Model",
+      "The compiled, immutable kinematic model (flat arrays in depth-first order).")
+      .def_property_readonly("nq", &Model::nq)
+      .def_property_readonly("num_steps", &Model::num_steps)
+      .def_property_readonly("num_sites", &Model::num_sites)
+      .def_property_readonly("num_links", &Model::num_links)
+      .def_property_readonly("lower", &Model::lower)
+      .def_property_readonly("upper", &Model::upper)
+      .def_property_readonly("dof_names", [](const Model& model) {
+        std::vector<std::string> names;
+        for (int i = 0; i < model.nq(); ++i) names.push_back(model.dof_name(i));
+        return names;
+      })
+      .def_property_readonly("site_names", [](const Model& model) {
+        std::vector<std::string> names;
+        for (int i = 0; i < model.num_sites(); ++i) names.push_back(model.site_name(i));
+        return names;
+      })
+      .def_property_readonly("link_names", [](const Model& model) {
+        std::vector<std::string> names;
+        for (int i = 0; i < model.num_links(); ++i) names.push_back(model.link_name(i));
+        return names;
+      })
+      .def("parent", &Model::parent, py::arg("step"))
+      .def("site_index", &Model::SiteIndex, py::arg("name"))
+      .def("link_index", &Model::LinkIndex, py::arg("name"))
+      .def("dof_index", &Model::DofIndex, py::arg("name"))
+      .def("mid_limits", &Model::MidLimits)
+      .def("within_limits",
+           [](const Model& model, py::handle q, double tolerance) {
+             return model.WithinLimits(ToVector(q, "q", model.nq()), tolerance);
+           },
+           py::arg("q"), py::arg("tolerance") = 0.0)
+      .def("forward_kinematics", &Kinematics, py::arg("q"),
+           "Data holding every frame's world pose at q.")
+      .def("site_pose",
+           [](const Model& model, py::handle q, py::handle site) {
+             const int s = SiteOf(model, site);
+             return PoseToArray(SitePose(model, Kinematics(model, q), s));
+           },
+           py::arg("q"), py::arg("site"), "X_WS as a 4x4 array.")
+      .def("site_position_quaternion",
+           [](const Model& model, py::handle q, py::handle site) {
+             const int s = SiteOf(model, site);
+             return PoseToPositionQuaternion(SitePose(model, Kinematics(model, q), s));
+           },
+           py::arg("q"), py::arg("site"), "X_WS as (position, quaternion w x y z).")
+      .def("site_jacobian",
+           [](const Model& model, py::handle q, py::handle site) {
+             const int s = SiteOf(model, site);
+             Matrix6Xd J(6, model.nq());
+             SiteJacobian(model, Kinematics(model, q), s, J);
+             return J;
+           },
+           py::arg("q"), py::arg("site"),
+           "J_WS (6 x nq): rows 0-2 linear, 3-5 angular velocity of the site.");
+
+  py::class_<Data>(m, "Data", "The per-solve workspace of world poses (one per thread).")
+      .def(py::init<const Model&>(), py::arg("model"))
+      .def_property_readonly("num_steps", &Data::num_steps)
+      .def("X_W",
+           [](const Data& data, int step) {
+             CheckStep(data, step);
+             return PoseToArray(data.X_W(step));
+           },
+           py::arg("step"));
+
+  m.def("forward_kinematics",
+        [](const Model& model, py::handle q, Data* data) {
+          CheckData(model, *data);
+          ForwardKinematics(model, ToVector(q, "q", model.nq()), data);
+        },
+        py::arg("model"), py::arg("q"), py::arg("data"),
+        "Fills data with the world poses at q (in place).");
+  m.def("site_pose",
+        [](const Model& model, const Data& data, py::handle site) {
+          CheckData(model, data);
+          return PoseToArray(SitePose(model, data, SiteOf(model, site)));
+        },
+        py::arg("model"), py::arg("data"), py::arg("site"));
+  m.def("site_position",
+        [](const Model& model, const Data& data, py::handle site) {
+          CheckData(model, data);
+          return SitePosition(model, data, SiteOf(model, site));
+        },
+        py::arg("model"), py::arg("data"), py::arg("site"));
+  m.def("link_pose",
+        [](const Model& model, const Data& data, int link) {
+          CheckData(model, data);
+          if (link < 0 || link >= model.num_links()) {
+            throw py::value_error("link " + std::to_string(link) + " out of range");
+          }
+          return PoseToArray(LinkPose(model, data, link));
+        },
+        py::arg("model"), py::arg("data"), py::arg("link"));
+  m.def("site_jacobian",
+        [](const Model& model, const Data& data, py::handle site) {
+          CheckData(model, data);
+          Matrix6Xd J(6, model.nq());
+          SiteJacobian(model, data, SiteOf(model, site), J);
+          return J;
+        },
+        py::arg("model"), py::arg("data"), py::arg("site"));
+  m.def("site_position_jacobian",
+        [](const Model& model, const Data& data, py::handle site) {
+          CheckData(model, data);
+          Eigen::Matrix3Xd J(3, model.nq());
+          SitePositionJacobian(model, data, SiteOf(model, site), J);
+          return J;
+        },
+        py::arg("model"), py::arg("data"), py::arg("site"));
+  m.def("point_jacobian",
+        [](const Model& model, const Data& data, int step, py::handle p_WQ) {
+          CheckData(model, data);
+          CheckStep(data, step);
+          Eigen::Matrix3Xd J(3, model.nq());
+          PointJacobian(model, data, step, ToVector3(p_WQ, "p_WQ"), J);
+          return J;
+        },
+        py::arg("model"), py::arg("data"), py::arg("step"), py::arg("p_WQ"));
+}
+
+}  // namespace iklab::python

@@ -1,0 +1,375 @@
+// lab/, bench/, experiments/: the shipped data, studies, the benchmark
+// protocol, and the paper reproductions (list them, run one or all).
+
+#include <filesystem>
+
+#include "bench/ik_benchmark.h"
+#include "bench/target_csv.h"
+#include "bindings.h"
+#include "experiments/experiments_list.h"
+#include "lab/data.h"
+#include "lab/experiment.h"
+#include "lab/report.h"
+#include "lab/study.h"
+
+namespace iklab::python {
+
+namespace {
+
+const Experiment& FindOrThrow(const std::string& name) {
+  const Experiment* experiment = FindExperiment(name);
+  if (experiment == nullptr) {
+    std::string known;
+    for (const Experiment& e : AllExperiments()) known += (known.empty() ? "" : ", ") + e.name;
+    throw std::invalid_argument("unknown experiment '" + name + "'; known: " + known);
+  }
+  return *experiment;
+}
+
+py::dict RunToDict(const ExperimentRun& run) {
+  py::list claims;
+  for (const Claim& c : run.output.claims()) {
+    py::dict claim;
+    claim["text"] = c.text;
+    claim["paper"] = c.paper;
+    claim["ours"] = c.ours;
+    claim["verdict"] = std::string(VerdictName(c.verdict));
+    claim["reason"] = c.reason;
+    claims.append(claim);
+  }
+  py::dict out;
+  out["name"] = run.experiment->name;
+  out["title"] = run.experiment->title;
+  out["dir"] = run.output.dir().string();
+  out["wall_seconds"] = run.wall_seconds;
+  out["error"] = run.error;
+  out["claims"] = claims;
+  return out;
+}
+
+ExperimentContext Context(std::uint64_t seed, bool quick, int threads) {
+  if (threads < 1) throw std::invalid_argument("threads must be >= 1, got " + std::to_string(threads));
+  ExperimentContext context;
+  context.seed = seed;
+  context.quick = quick;
+  context.threads = threads;
+  return context;
+}
+
+const BenchmarkSolver& PoseSolver(const std::vector<BenchmarkSolver>& solvers,
+                                  const std::string& name) {
+  std::string known;
+  for (const BenchmarkSolver& s : solvers) {
+    if (s.name == name) return s;
+    known += (known.empty() ? "" : ", ") + s.name;
+  }
+  throw std::invalid_argument("unknown benchmark solver '" + name + "'; known: " + known);
+}
+
+}  // namespace
+
+void BindLab(py::module_& m) {
+  m.def("data_directory", [] { return DataDirectory().string(); },
+        "The folder of the shipped robots and motions.");
+  m.def("set_data_directory", [](const std::string& dir) { SetDataDirectory(dir); },
+        py::arg("dir"));
+  m.def("data_file", [](const std::string& path) { return DataFile(path).string(); },
+        py::arg("relative_path"),
+        "The path of a shipped data file, e.g. 'robots/panda.urdf'.");
+
+  // Experiments.
+  m.def("list_experiments", [] {
+    py::list out;
+    for (const Experiment& e : AllExperiments()) {
+      py::dict d;
+      d["name"] = e.name;
+      d["title"] = e.title;
+      d["source"] = e.source;
+      out.append(d);
+    }
+    return out;
+  }, "Every shipped experiment: [{'name', 'title', 'source'}, ...].");
+  m.def("run_experiment",
+        [](const std::string& name, const std::string& out_dir, std::uint64_t seed,
+           bool quick, int threads) {
+          const Experiment& experiment = FindOrThrow(name);
+          const ExperimentContext context = Context(seed, quick, threads);
+          std::filesystem::create_directories(out_dir);
+          std::unique_ptr<ExperimentRun> run;
+          {
+            py::gil_scoped_release release;
+            run = std::make_unique<ExperimentRun>(RunExperiment(experiment, context, out_dir));
+          }
+          return RunToDict(*run);
+        },
+        py::arg("name"), py::arg("out_dir"), py::arg("seed") = 1, py::arg("quick") = false,
+        py::arg("threads") = 1,
+        "Runs one experiment into out_dir/<name>; returns its claims and verdicts.");
+  m.def("run_experiments",
+        [](const std::string& out_dir, py::object names, std::uint64_t seed, bool quick,
+           int threads) {
+          std::vector<const Experiment*> chosen;
+          if (names.is_none()) {
+            for (const Experiment& e : AllExperiments()) chosen.push_back(&e);
+          } else {
+            for (const std::string& name : names.cast<std::vector<std::string>>()) {
+              chosen.push_back(&FindOrThrow(name));
+            }
+          }
+          const ExperimentContext context = Context(seed, quick, threads);
+          std::filesystem::create_directories(out_dir);
+          std::vector<ExperimentRun> runs;
+          std::string report;
+          {
+            py::gil_scoped_release release;
+            for (const Experiment* e : chosen) {
+              runs.push_back(RunExperiment(*e, context, out_dir));
+            }
+            report = WriteReport(runs, context, out_dir).string();
+          }
+          py::list out;
+          for (const ExperimentRun& run : runs) out.append(RunToDict(run));
+          return py::make_tuple(report, out);
+        },
+        py::arg("out_dir"), py::arg("names") = py::none(), py::arg("seed") = 1,
+        py::arg("quick") = false, py::arg("threads") = 1,
+        "Runs the named experiments (default: all) and writes out_dir/REPORT.md; "
+        "returns (report path, [run, ...]).");
+
+  // Studies.
+  py::enum_<GoalKind>(m, "GoalKind")
+      .value("POSITION", GoalKind::kPosition)
+      .value("ORIENTATION", GoalKind::kOrientation)
+      .value("POSE", GoalKind::kPose)
+      .value("AXIS", GoalKind::kAxis)
+      .value("AIMING", GoalKind::kAiming)
+      .value("PLANE", GoalKind::kPlane)
+      .value("WEIGHTED_SUM", GoalKind::kWeightedSum)
+      .value("DISJUNCTIVE", GoalKind::kDisjunctive)
+      .value("CONE", GoalKind::kCone)
+      .value("POSITION_BOX", GoalKind::kPositionBox);
+  py::class_<GoalSpec>(m, "GoalSpec", "A goal of a study, generated per trial.")
+      .def_static("position", &GoalSpec::Position, py::arg("site"), py::arg("weight") = 1.0)
+      .def_static("orientation", &GoalSpec::Orientation, py::arg("site"), py::arg("weight") = 1.0)
+      .def_static("pose", &GoalSpec::Pose, py::arg("site"), py::arg("rotation_weight") = 1.0,
+                  py::arg("weight") = 1.0)
+      .def_static("axis", [](std::string site, py::handle axis, double weight) {
+        return GoalSpec::Axis(std::move(site), ToVector3(axis, "axis"), weight);
+      }, py::arg("site"), py::arg("axis"), py::arg("weight") = 1.0)
+      .def_static("aiming", [](std::string site, py::handle axis, double distance, double weight) {
+        return GoalSpec::Aiming(std::move(site), ToVector3(axis, "axis"), distance, weight);
+      }, py::arg("site"), py::arg("axis"), py::arg("distance"), py::arg("weight") = 1.0)
+      .def_static("plane", &GoalSpec::Plane, py::arg("site"), py::arg("weight") = 1.0)
+      .def_static("cone", [](std::string site, py::handle axis, double angle, double weight) {
+        return GoalSpec::Cone(std::move(site), ToVector3(axis, "axis"), angle, weight);
+      }, py::arg("site"), py::arg("axis"), py::arg("angle"), py::arg("weight") = 1.0)
+      .def_static("position_box", &GoalSpec::PositionBox, py::arg("site"),
+                  py::arg("tolerance"), py::arg("weight") = 1.0)
+      .def_static("weighted_sum", &GoalSpec::WeightedSum, py::arg("parts"),
+                  py::arg("weight") = 1.0)
+      .def_static("any_of", &GoalSpec::AnyOf, py::arg("parts"), py::arg("weight") = 1.0)
+      .def_readonly("kind", &GoalSpec::kind)
+      .def_readonly("site", &GoalSpec::site)
+      .def("label", &GoalSpec::Label);
+  py::enum_<StartPose>(m, "StartPose")
+      .value("MID_LIMITS", StartPose::kMidLimits)
+      .value("RANDOM", StartPose::kRandom)
+      .value("GIVEN", StartPose::kGiven)
+      .value("PREVIOUS_TRIAL", StartPose::kPreviousTrial);
+  py::class_<SolverSummary>(m, "SolverSummary")
+      .def_readonly("label", &SolverSummary::label)
+      .def_readonly("solves", &SolverSummary::solves)
+      .def_readonly("successes", &SolverSummary::successes)
+      .def_readonly("success_rate", &SolverSummary::success_rate)
+      .def_readonly("mean_us", &SolverSummary::mean_us)
+      .def_readonly("median_us", &SolverSummary::median_us)
+      .def_readonly("p95_us", &SolverSummary::p95_us)
+      .def_readonly("p99_us", &SolverSummary::p99_us)
+      .def_readonly("mean_iterations", &SolverSummary::mean_iterations)
+      .def_readonly("median_position_error", &SolverSummary::median_position_error)
+      .def_readonly("median_angle_error", &SolverSummary::median_angle_error)
+      .def_readonly("false_claims", &SolverSummary::false_claims)
+      .def_readonly("statuses", &SolverSummary::statuses)
+      .def_readonly("rejected", &SolverSummary::rejected);
+  py::class_<StudyRecord>(m, "StudyRecord")
+      .def_readonly("solver", &StudyRecord::solver)
+      .def_readonly("trial", &StudyRecord::trial)
+      .def_readonly("frame", &StudyRecord::frame)
+      .def_readonly("status", &StudyRecord::status)
+      .def_readonly("message", &StudyRecord::message)
+      .def_readonly("claimed", &StudyRecord::claimed)
+      .def_readonly("verified", &StudyRecord::verified)
+      .def_readonly("microseconds", &StudyRecord::microseconds)
+      .def_readonly("iterations", &StudyRecord::iterations)
+      .def_readonly("q0", &StudyRecord::q0)
+      .def_readonly("q", &StudyRecord::q)
+      .def_readonly("errors", &StudyRecord::errors);
+  py::class_<StudyResult>(m, "StudyResult")
+      .def_readonly("goal_labels", &StudyResult::goal_labels)
+      .def_readonly("records", &StudyResult::records)
+      .def_readonly("summaries", &StudyResult::summaries)
+      .def_readonly("wall_seconds", &StudyResult::wall_seconds)
+      .def("summary", &StudyResult::Summary, py::arg("label"),
+           py::return_value_policy::reference_internal);
+  m.def("study_solver_labels", [] {
+    std::vector<std::string> labels;
+    for (const StudySolver& s : EverySolver()) labels.push_back(s.label);
+    return labels;
+  }, "The labels run_study accepts (every solver with the studies' options).");
+  m.def("run_study",
+        [](std::shared_ptr<Model> model, std::vector<GoalSpec> goals,
+           std::vector<std::string> solvers, int trials, std::uint64_t seed, int threads,
+           StartPose start, double time_budget_seconds, double position_tolerance,
+           double angle_tolerance, bool respect_limits, double tikhonov,
+           double joint_centre_bias, std::string name) {
+          Study study;
+          study.name = std::move(name);
+          study.model = std::move(model);
+          study.goals = std::move(goals);
+          study.solvers = solvers.empty() ? EverySolver() : Solvers(solvers);
+          study.trials = trials;
+          study.seed = seed;
+          study.threads = threads;
+          study.start = start;
+          study.time_budget_seconds = time_budget_seconds;
+          study.position_tolerance = position_tolerance;
+          study.angle_tolerance = angle_tolerance;
+          study.respect_limits = respect_limits;
+          study.regularization = {tikhonov, joint_centre_bias};
+          study.Validate();
+          py::gil_scoped_release release;
+          return RunStudy(study);
+        },
+        py::arg("model"), py::arg("goals"), py::arg("solvers") = std::vector<std::string>{},
+        py::arg("trials") = 100, py::arg("seed") = 1, py::arg("threads") = 1,
+        py::arg("start") = StartPose::kRandom, py::arg("time_budget_seconds") = 0.005,
+        py::arg("position_tolerance") = 1e-5, py::arg("angle_tolerance") = 1e-5,
+        py::arg("respect_limits") = true, py::arg("tikhonov") = 0.0,
+        py::arg("joint_centre_bias") = 0.0, py::arg("name") = "study",
+        "Runs a study (lab/study.h): random reachable targets for `goals`, every "
+        "listed solver (default: all) on the same trials.");
+
+  // The benchmark protocol.
+  py::class_<BenchmarkRobot>(m, "BenchmarkRobot")
+      .def_readonly("name", &BenchmarkRobot::name)
+      .def_readonly("urdf_path", &BenchmarkRobot::urdf_path)
+      .def_readonly("base_link", &BenchmarkRobot::base_link)
+      .def_readonly("tip_link", &BenchmarkRobot::tip_link);
+  m.def("standard_robots",
+        [](py::object data_dir) {
+          return StandardRobots(data_dir.is_none() ? DataDirectory().string()
+                                                   : data_dir.cast<std::string>());
+        },
+        py::arg("data_dir") = py::none(),
+        "The shipped robots of the benchmark with their arm chains.");
+  py::enum_<SeedMode>(m, "SeedMode")
+      .value("MID_LIMITS", SeedMode::kMidLimits)
+      .value("RANDOM", SeedMode::kRandom);
+  m.def("generate_targets",
+        [](const Model& model, py::handle site, int count, std::uint64_t seed, SeedMode mode) {
+          if (count < 0) throw py::value_error("count must be >= 0");
+          const std::vector<BenchmarkTarget> targets =
+              GenerateTargets(model, SiteOf(model, site), count, seed, mode);
+          RowMatrixXd poses(count, 7), seeds(count, model.nq());
+          for (int i = 0; i < count; ++i) {
+            const Eigen::Quaterniond q(targets[i].target.linear());
+            poses.row(i) << targets[i].target.translation().transpose(), q.w(), q.x(), q.y(), q.z();
+            seeds.row(i) = targets[i].seed.transpose();
+          }
+          return py::make_tuple(poses, seeds);
+        },
+        py::arg("model"), py::arg("site"), py::arg("count"), py::arg("seed") = 1,
+        py::arg("mode") = SeedMode::kRandom,
+        "The benchmark's reachable targets: (poses (B, 7), seeds (B, nq)).");
+  py::class_<Verification>(m, "Verification")
+      .def_readonly("position_error", &Verification::position_error)
+      .def_readonly("rotation_error", &Verification::rotation_error)
+      .def_readonly("within_limits", &Verification::within_limits)
+      .def_readonly("success", &Verification::success);
+  m.def("verify",
+        [](const Model& model, py::handle site, py::handle q, py::handle target,
+           double tolerance) {
+          return Verify(model, SiteOf(model, site), ToVector(q, "q", model.nq()),
+                        ToPose(target, "target"), tolerance);
+        },
+        py::arg("model"), py::arg("site"), py::arg("q"), py::arg("target"),
+        py::arg("tolerance") = 1e-5, "The benchmark's independent success check.");
+  m.def("benchmark_solver_names", [] {
+    std::vector<std::string> names;
+    for (const BenchmarkSolver& s : PoseSolvers()) names.push_back(s.name);
+    for (const BenchmarkSolver& s : BaselineSolvers()) names.push_back(s.name);
+    return names;
+  });
+  py::class_<BenchmarkSummary>(m, "BenchmarkSummary")
+      .def_readonly("robot", &BenchmarkSummary::robot)
+      .def_readonly("solver", &BenchmarkSummary::solver)
+      .def_readonly("dofs", &BenchmarkSummary::dofs)
+      .def_readonly("targets", &BenchmarkSummary::targets)
+      .def_readonly("solve_rate", &BenchmarkSummary::solve_rate)
+      .def_readonly("mean_us", &BenchmarkSummary::mean_us)
+      .def_readonly("median_us", &BenchmarkSummary::median_us)
+      .def_readonly("p95_us", &BenchmarkSummary::p95_us)
+      .def_readonly("p99_us", &BenchmarkSummary::p99_us)
+      .def_readonly("mean_iterations", &BenchmarkSummary::mean_iterations)
+      .def_readonly("false_claims", &BenchmarkSummary::false_claims)
+      .def_readonly("overruns", &BenchmarkSummary::overruns);
+  m.def("run_benchmark",
+        [](std::shared_ptr<Model> model, py::handle site, const std::string& solver,
+           py::handle poses, py::handle seeds, double time_budget_seconds,
+           double tolerance, int threads, const std::string& robot) {
+          const int s = SiteOf(*model, site);
+          const RowMatrixXd P = ToMatrix(poses, "poses", -1, 7, "(B, 7)");
+          const RowMatrixXd Q =
+              ToMatrix(seeds, "seeds", P.rows(), model->nq(),
+                       "(B, nq) = (" + std::to_string(P.rows()) + ", " +
+                           std::to_string(model->nq()) + ")");
+          std::vector<BenchmarkTarget> targets(P.rows());
+          for (Eigen::Index i = 0; i < P.rows(); ++i) {
+            targets[i].seed = Q.row(i).transpose();
+            targets[i].target.translation() = P.row(i).head<3>().transpose();
+            targets[i].target.linear() =
+                Eigen::Quaterniond(P(i, 3), P(i, 4), P(i, 5), P(i, 6)).normalized().toRotationMatrix();
+          }
+          std::vector<BenchmarkSolver> all = PoseSolvers();
+          for (BenchmarkSolver& b : BaselineSolvers()) all.push_back(std::move(b));
+          const BenchmarkSolver& chosen = PoseSolver(all, solver);
+          const std::string why = NotApplicable(chosen, *model, s);
+          if (!why.empty()) throw std::invalid_argument(solver + ": " + why);
+          BenchmarkSettings settings;
+          settings.targets = static_cast<int>(targets.size());
+          settings.time_budget_seconds = time_budget_seconds;
+          settings.tolerance = tolerance;
+          settings.threads = threads;
+          std::vector<TargetOutcome> outcomes;
+          {
+            py::gil_scoped_release release;
+            outcomes = RunTargets(model, s, targets, chosen, settings);
+          }
+          const BenchmarkSummary summary =
+              Summarize(robot, solver, "given", model->nq(), outcomes, time_budget_seconds);
+          const Eigen::Index n = static_cast<Eigen::Index>(outcomes.size());
+          RowMatrixXd q(n, model->nq());
+          Eigen::VectorXd us(n);
+          py::array_t<bool> success(n);
+          for (Eigen::Index i = 0; i < n; ++i) {
+            q.row(i) = outcomes[i].q.size() == model->nq()
+                           ? Eigen::RowVectorXd(outcomes[i].q.transpose())
+                           : Eigen::RowVectorXd(Q.row(i));
+            us[i] = outcomes[i].microseconds;
+            success.mutable_at(i) = outcomes[i].success;
+          }
+          py::dict out;
+          out["q"] = q;
+          out["success"] = success;
+          out["microseconds"] = us;
+          out["summary"] = summary;
+          return out;
+        },
+        py::arg("model"), py::arg("site"), py::arg("solver"), py::arg("poses"),
+        py::arg("seeds"), py::arg("time_budget_seconds") = 0.005,
+        py::arg("tolerance") = 1e-5, py::arg("threads") = 1, py::arg("robot") = "robot",
+        "The benchmark protocol (bench/ik_benchmark.h) on given targets: "
+        "{'q', 'success', 'microseconds', 'summary'}.");
+}
+
+}  // namespace iklab::python

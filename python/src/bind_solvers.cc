@@ -1,0 +1,644 @@
+// solvers/: SolveOptions/Result, every solver with its Options as keyword
+// arguments, restarts, trajectories, the analytic solvers, batch solving.
+
+#include <thread>
+
+#include "bindings.h"
+#include "constraints/position_goal.h"
+#include "solvers/analytic/six_r_solver.h"
+#include "solvers/batch_solve.h"
+#include "solvers/bounded_lm_solver.h"
+#include "solvers/ccd_solver.h"
+#include "solvers/ceres_solver.h"
+#include "solvers/damped_least_squares_solver.h"
+#include "solvers/differential_solver.h"
+#include "solvers/extended_jacobian_solver.h"
+#include "solvers/ipopt_solver.h"
+#include "solvers/jacobian_transpose_solver.h"
+#include "solvers/lbfgsb_solver.h"
+#include "solvers/multi_effector_solver.h"
+#include "solvers/pseudo_inverse_solver.h"
+#include "solvers/restarts.h"
+#include "solvers/slsqp_solver.h"
+#include "solvers/solver.h"
+#include "solvers/tolani_limb_solver.h"
+#include "solvers/trajectory.h"
+#include "solvers/two_link_analytic.h"
+
+namespace iklab::python {
+
+namespace {
+
+using SolverPtr = std::shared_ptr<Solver>;
+
+bool IsField(py::handle object, const std::string& key) {
+  // Kept for the life of the process (a static py::object would be released
+  // after the interpreter has shut down).
+  static const py::handle property =
+      py::object(py::module_::import("builtins").attr("property")).release();
+  const py::object attribute =
+      py::getattr(py::type::of(object), key.c_str(), py::none());
+  return py::isinstance(attribute, property);
+}
+
+std::vector<std::string> Fields(py::handle object) {
+  std::vector<std::string> names;
+  for (py::handle name : py::module_::import("builtins").attr("dir")(object)) {
+    const std::string key = name.cast<std::string>();
+    if (key.rfind("_", 0) != 0 && IsField(object, key)) names.push_back(key);
+  }
+  return names;
+}
+
+// Sets `key` on `object`, or on its `common` (SolveOptions) or `step`
+// (StepControl) member, so that solver options read as one flat keyword list:
+// LbfgsbSolver(max_iterations=50, memory=5).
+void SetOption(py::object object, const std::string& key, py::handle value,
+               const std::string& owner) {
+  py::object target;
+  if (IsField(object, key)) {
+    target = object;
+  } else {
+    for (const char* member : {"common", "step"}) {
+      if (IsField(object, member)) {
+        py::object inner = object.attr(member);
+        if (IsField(inner, key)) {
+          try {
+            py::setattr(inner, key.c_str(), value);
+          } catch (const py::error_already_set& e) {
+            throw py::value_error(owner + ": option '" + key + "': " + e.what());
+          }
+          py::setattr(object, member, inner);  // def_readwrite returns copies
+          return;
+        }
+      }
+    }
+  }
+  if (!target) {
+    std::string known;
+    for (const char* member : {"", "common", "step"}) {
+      py::object source = *member ? (IsField(object, member) ? object.attr(member)
+                                                             : py::object())
+                                  : object;
+      if (!source) continue;
+      for (const std::string& name : Fields(source)) {
+        if (name == "common" || name == "step") continue;
+        known += (known.empty() ? "" : ", ") + name;
+      }
+    }
+    throw py::value_error(owner + ": unknown option '" + key + "'; options are: " + known);
+  }
+  try {
+    py::setattr(target, key.c_str(), value);
+  } catch (const py::error_already_set& e) {
+    throw py::value_error(owner + ": option '" + key + "': " + e.what());
+  }
+}
+
+template <typename Options>
+void Validate(const Options& options, const std::string& owner) {
+  std::string why;
+  if (!options.IsValid(&why)) throw std::invalid_argument(owner + ": " + why);
+}
+
+// Options from `options` (or the defaults) with `kwargs` applied, validated.
+template <typename Options>
+Options MakeOptions(const std::string& owner, py::object options,
+                    const py::kwargs& kwargs) {
+  py::object object = options.is_none() ? py::cast(Options{})
+                                        : py::cast(options.cast<Options>());
+  for (const auto& item : kwargs) {
+    SetOption(object, item.first.cast<std::string>(), item.second, owner);
+  }
+  Options result = object.cast<Options>();
+  Validate(result, owner);
+  return result;
+}
+
+// Options class with __init__(**kwargs) and a readable repr.
+template <typename Options>
+py::class_<Options> OptionsClass(py::module_& m, const char* name, const char* doc) {
+  py::class_<Options> c(m, name, doc);
+  const std::string owner = name;
+  c.def(py::init([owner](py::kwargs kwargs) {
+    return MakeOptions<Options>(owner, py::none(), kwargs);
+  }));
+  c.def("is_valid", [](const Options& o) {
+    std::string why;
+    const bool ok = o.IsValid(&why);
+    return py::make_tuple(ok, why);
+  }, "(True, '') or (False, why).");
+  c.def("__repr__", [owner](py::object self) {
+    std::string text = owner + "(";
+    bool first = true;
+    for (const std::string& key : Fields(self)) {
+      text += (first ? "" : ", ") + key + "=" +
+              std::string(py::repr(self.attr(key.c_str())));
+      first = false;
+    }
+    return text + ")";
+  });
+  return c;
+}
+
+// Solver class: Solver(options=None, **kwargs) and .options.
+template <typename SolverT, typename Options>
+void SolverClass(py::module_& m, const char* name, const char* doc) {
+  const std::string owner = name;
+  py::class_<SolverT, Solver, std::shared_ptr<SolverT>>(m, name, doc)
+      .def(py::init([owner](py::object options, py::kwargs kwargs) {
+             return std::make_shared<SolverT>(MakeOptions<Options>(owner, options, kwargs));
+           }),
+           py::arg("options") = py::none())
+      .def_property_readonly("options", &SolverT::options);
+}
+
+Result SolveChecked(const Solver& solver, const Problem& problem, py::handle q0) {
+  const Eigen::VectorXd start = ToVector(q0, "q0", problem.nq());
+  py::gil_scoped_release release;
+  return solver.Solve(problem, start);
+}
+
+py::array_t<std::int8_t> StatusArray(const std::vector<SolveStatus>& status) {
+  py::array_t<std::int8_t> out(static_cast<py::ssize_t>(status.size()));
+  for (size_t i = 0; i < status.size(); ++i) {
+    out.mutable_at(i) = static_cast<std::int8_t>(status[i]);
+  }
+  return out;
+}
+
+int DefaultThreads(py::object threads) {
+  if (threads.is_none()) {
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+  return threads.cast<int>();
+}
+
+}  // namespace
+
+void BindSolvers(py::module_& m) {
+  py::enum_<SolveStatus>(m, "SolveStatus")
+      .value("CONVERGED", SolveStatus::kConverged)
+      .value("MAX_ITERATIONS", SolveStatus::kMaxIterations)
+      .value("TIME_BUDGET", SolveStatus::kTimeBudget)
+      .value("UNREACHABLE", SolveStatus::kUnreachable)
+      .value("LIMITS_INFEASIBLE", SolveStatus::kLimitsInfeasible)
+      .value("INVALID_INPUT", SolveStatus::kInvalidInput)
+      .value("NUMERICAL_FAILURE", SolveStatus::kNumericalFailure)
+      .value("NOT_SOLVED", SolveStatus::kNotSolved);
+  m.def("solve_status_name", &SolveStatusName, py::arg("status"));
+
+  py::class_<IterationRecord>(m, "IterationRecord")
+      .def_readonly("iteration", &IterationRecord::iteration)
+      .def_readonly("potential", &IterationRecord::potential)
+      .def_readonly("max_position_error", &IterationRecord::max_position_error)
+      .def_readonly("max_angle_error", &IterationRecord::max_angle_error)
+      .def_readonly("q", &IterationRecord::q)
+      .def_readonly("condition_number", &IterationRecord::condition_number)
+      .def_readonly("damping", &IterationRecord::damping);
+
+  py::class_<Result>(m, "Result", "The outcome of one solve.")
+      .def_readonly("status", &Result::status)
+      .def_readonly("message", &Result::message)
+      .def_readonly("solver", &Result::solver)
+      .def_readonly("q", &Result::q)
+      .def_readonly("iterations", &Result::iterations)
+      .def_readonly("attempts", &Result::attempts)
+      .def_readonly("function_evaluations", &Result::function_evaluations)
+      .def_readonly("jacobian_evaluations", &Result::jacobian_evaluations)
+      .def_readonly("initial_potential", &Result::initial_potential)
+      .def_readonly("final_potential", &Result::final_potential)
+      .def_readonly("goal_errors", &Result::goal_errors)
+      .def_readonly("constraint_errors", &Result::constraint_errors)
+      .def_readonly("wall_time_seconds", &Result::wall_time_seconds)
+      .def_readonly("trace", &Result::trace)
+      .def_property_readonly("converged", &Result::converged)
+      .def("__repr__", [](const Result& r) {
+        return std::string("Result(status=") + SolveStatusName(r.status) +
+               ", iterations=" + std::to_string(r.iterations) + ", message='" +
+               r.message + "')";
+      });
+
+  auto common = OptionsClass<SolveOptions>(m, "SolveOptions",
+                                           "Options every solver shares.");
+  common.def_readwrite("max_iterations", &SolveOptions::max_iterations)
+      .def_readwrite("time_budget_seconds", &SolveOptions::time_budget_seconds)
+      .def_readwrite("position_tolerance", &SolveOptions::position_tolerance)
+      .def_readwrite("angle_tolerance", &SolveOptions::angle_tolerance)
+      .def_readwrite("respect_limits", &SolveOptions::respect_limits)
+      .def_readwrite("record_trace", &SolveOptions::record_trace);
+  OptionsClass<StepControl>(m, "StepControl", "Step control of the differential solvers.")
+      .def_readwrite("max_task_error", &StepControl::max_task_error)
+      .def_readwrite("max_joint_step", &StepControl::max_joint_step)
+      .def_readwrite("step_tolerance", &StepControl::step_tolerance)
+      .def_readwrite("stall_iterations", &StepControl::stall_iterations)
+      .def_readwrite("return_best", &StepControl::return_best);
+
+  py::class_<Solver, SolverPtr>(m, "Solver", "Base of every solver.")
+      .def_property_readonly("name", &Solver::name)
+      .def("solve", &SolveChecked, py::arg("problem"), py::arg("q0"),
+           "Solves from q0 (releases the GIL).");
+  m.def("solve",
+        [](const Problem& problem, py::handle q0, const Solver& solver) {
+          return SolveChecked(solver, problem, q0);
+        },
+        py::arg("problem"), py::arg("q0"), py::arg("solver"));
+
+#define IKLAB_FIELD(T, name) .def_readwrite(#name, &T::name)
+  // Optimization solvers.
+  OptionsClass<LbfgsbOptions>(m, "LbfgsbOptions", "L-BFGS-B (LBFGSpp) options.")
+      IKLAB_FIELD(LbfgsbOptions, common) IKLAB_FIELD(LbfgsbOptions, memory)
+      IKLAB_FIELD(LbfgsbOptions, epsilon) IKLAB_FIELD(LbfgsbOptions, max_linesearch)
+      IKLAB_FIELD(LbfgsbOptions, max_submin) IKLAB_FIELD(LbfgsbOptions, stop_at_tolerance)
+      IKLAB_FIELD(LbfgsbOptions, memory_resets)
+      IKLAB_FIELD(LbfgsbOptions, stationarity_tolerance);
+  SolverClass<LbfgsbSolver, LbfgsbOptions>(m, "LbfgsbSolver", "L-BFGS-B with joint limits as bounds.");
+
+  py::enum_<CeresOptions::Method>(m, "CeresMethod")
+      .value("LEVENBERG_MARQUARDT", CeresOptions::Method::kLevenbergMarquardt)
+      .value("DOGLEG", CeresOptions::Method::kDogleg);
+  py::enum_<CeresOptions::LinearSolver>(m, "CeresLinearSolver")
+      .value("DENSE_QR", CeresOptions::LinearSolver::kDenseQr)
+      .value("DENSE_NORMAL_CHOLESKY", CeresOptions::LinearSolver::kDenseNormalCholesky);
+  OptionsClass<CeresOptions>(m, "CeresOptions", "Ceres trust-region options.")
+      IKLAB_FIELD(CeresOptions, common) IKLAB_FIELD(CeresOptions, method)
+      IKLAB_FIELD(CeresOptions, linear_solver) IKLAB_FIELD(CeresOptions, function_tolerance)
+      IKLAB_FIELD(CeresOptions, gradient_tolerance)
+      IKLAB_FIELD(CeresOptions, parameter_tolerance)
+      IKLAB_FIELD(CeresOptions, initial_trust_region_radius)
+      IKLAB_FIELD(CeresOptions, stop_at_tolerance);
+  SolverClass<CeresSolver, CeresOptions>(m, "CeresSolver", "Ceres nonlinear least squares.");
+
+  OptionsClass<BoundedLmOptions>(m, "BoundedLmOptions", "Bounded Levenberg-Marquardt options.")
+      IKLAB_FIELD(BoundedLmOptions, common) IKLAB_FIELD(BoundedLmOptions, initial_damping)
+      IKLAB_FIELD(BoundedLmOptions, damping_decrease)
+      IKLAB_FIELD(BoundedLmOptions, damping_increase)
+      IKLAB_FIELD(BoundedLmOptions, min_damping) IKLAB_FIELD(BoundedLmOptions, stall_iterations)
+      IKLAB_FIELD(BoundedLmOptions, max_damping) IKLAB_FIELD(BoundedLmOptions, max_attempts)
+      IKLAB_FIELD(BoundedLmOptions, seed);
+  SolverClass<BoundedLmSolver, BoundedLmOptions>(m, "BoundedLmSolver",
+                                                 "Bounded Levenberg-Marquardt with restarts.");
+
+  OptionsClass<IpoptOptions>(m, "IpoptOptions", "IPOPT options.")
+      IKLAB_FIELD(IpoptOptions, common) IKLAB_FIELD(IpoptOptions, goals_as_constraints)
+      IKLAB_FIELD(IpoptOptions, displacement_weight) IKLAB_FIELD(IpoptOptions, tolerance)
+      IKLAB_FIELD(IpoptOptions, constraint_tolerance)
+      IKLAB_FIELD(IpoptOptions, stop_at_tolerance);
+  SolverClass<IpoptSolver, IpoptOptions>(m, "IpoptSolver",
+                                         "Interior-point NLP with hard constraints.");
+  OptionsClass<SlsqpOptions>(m, "SlsqpOptions", "NLopt SLSQP options.")
+      IKLAB_FIELD(SlsqpOptions, common) IKLAB_FIELD(SlsqpOptions, goals_as_constraints)
+      IKLAB_FIELD(SlsqpOptions, displacement_weight)
+      IKLAB_FIELD(SlsqpOptions, constraint_tolerance)
+      IKLAB_FIELD(SlsqpOptions, relative_x_tolerance)
+      IKLAB_FIELD(SlsqpOptions, stop_at_tolerance);
+  SolverClass<SlsqpSolver, SlsqpOptions>(m, "SlsqpSolver", "SQP NLP with hard constraints.");
+
+  // Differential solvers.
+  OptionsClass<CcdOptions>(m, "CcdOptions", "Cyclic coordinate descent options.")
+      IKLAB_FIELD(CcdOptions, common) IKLAB_FIELD(CcdOptions, step);
+  SolverClass<CcdSolver, CcdOptions>(m, "CcdSolver", "Cyclic coordinate descent.");
+  OptionsClass<DampedLeastSquaresOptions>(m, "DampedLeastSquaresOptions", "DLS options.")
+      IKLAB_FIELD(DampedLeastSquaresOptions, common)
+      IKLAB_FIELD(DampedLeastSquaresOptions, step)
+      IKLAB_FIELD(DampedLeastSquaresOptions, damping)
+      IKLAB_FIELD(DampedLeastSquaresOptions, adaptive)
+      IKLAB_FIELD(DampedLeastSquaresOptions, damping_decrease)
+      IKLAB_FIELD(DampedLeastSquaresOptions, damping_increase)
+      IKLAB_FIELD(DampedLeastSquaresOptions, min_damping)
+      IKLAB_FIELD(DampedLeastSquaresOptions, max_damping)
+      IKLAB_FIELD(DampedLeastSquaresOptions, compute_condition_number);
+  SolverClass<DampedLeastSquaresSolver, DampedLeastSquaresOptions>(
+      m, "DampedLeastSquaresSolver", "Damped least squares (Levenberg-Marquardt steps).");
+  OptionsClass<SelectivelyDampedOptions>(m, "SelectivelyDampedOptions", "SDLS options.")
+      IKLAB_FIELD(SelectivelyDampedOptions, common)
+      IKLAB_FIELD(SelectivelyDampedOptions, step)
+      IKLAB_FIELD(SelectivelyDampedOptions, max_joint_change)
+      IKLAB_FIELD(SelectivelyDampedOptions, singular_value_cutoff);
+  SolverClass<SelectivelyDampedSolver, SelectivelyDampedOptions>(
+      m, "SelectivelyDampedSolver", "Selectively damped least squares.");
+  OptionsClass<BoundedDampedLeastSquaresOptions>(m, "BoundedDampedLeastSquaresOptions",
+                                                 "Bounded DLS options.")
+      IKLAB_FIELD(BoundedDampedLeastSquaresOptions, common)
+      IKLAB_FIELD(BoundedDampedLeastSquaresOptions, step)
+      IKLAB_FIELD(BoundedDampedLeastSquaresOptions, damping);
+  SolverClass<BoundedDampedLeastSquaresSolver, BoundedDampedLeastSquaresOptions>(
+      m, "BoundedDampedLeastSquaresSolver", "DLS steps with the limits as a box.");
+  OptionsClass<ExtendedJacobianOptions>(m, "ExtendedJacobianOptions",
+                                        "Extended Jacobian options.")
+      IKLAB_FIELD(ExtendedJacobianOptions, common) IKLAB_FIELD(ExtendedJacobianOptions, step)
+      IKLAB_FIELD(ExtendedJacobianOptions, element_weight)
+      IKLAB_FIELD(ExtendedJacobianOptions, element_displacement);
+  SolverClass<ExtendedJacobianSolver, ExtendedJacobianOptions>(
+      m, "ExtendedJacobianSolver", "Extended Jacobian method.");
+  py::enum_<JacobianTransposeOptions::StepSize>(m, "JacobianTransposeStepSize")
+      .value("FIXED", JacobianTransposeOptions::StepSize::kFixed)
+      .value("OPTIMAL", JacobianTransposeOptions::StepSize::kOptimal);
+  OptionsClass<JacobianTransposeOptions>(m, "JacobianTransposeOptions",
+                                         "Jacobian transpose options.")
+      IKLAB_FIELD(JacobianTransposeOptions, common) IKLAB_FIELD(JacobianTransposeOptions, step)
+      IKLAB_FIELD(JacobianTransposeOptions, step_size)
+      IKLAB_FIELD(JacobianTransposeOptions, alpha);
+  SolverClass<JacobianTransposeSolver, JacobianTransposeOptions>(
+      m, "JacobianTransposeSolver", "Jacobian transpose steps.");
+  OptionsClass<MultiEffectorOptions>(m, "MultiEffectorOptions",
+                                     "Prioritized multi-effector options.")
+      IKLAB_FIELD(MultiEffectorOptions, common) IKLAB_FIELD(MultiEffectorOptions, step)
+      IKLAB_FIELD(MultiEffectorOptions, goal_levels)
+      IKLAB_FIELD(MultiEffectorOptions, singular_value_cutoff)
+      IKLAB_FIELD(MultiEffectorOptions, damping);
+  SolverClass<MultiEffectorSolver, MultiEffectorOptions>(
+      m, "MultiEffectorSolver", "Prioritized (null-space) multi-effector steps.");
+  OptionsClass<PseudoInverseOptions>(m, "PseudoInverseOptions", "Pseudo-inverse options.")
+      IKLAB_FIELD(PseudoInverseOptions, common) IKLAB_FIELD(PseudoInverseOptions, step)
+      IKLAB_FIELD(PseudoInverseOptions, singular_value_cutoff);
+  SolverClass<PseudoInverseSolver, PseudoInverseOptions>(m, "PseudoInverseSolver",
+                                                         "Moore-Penrose pseudo-inverse steps.");
+  OptionsClass<ControlTermOptions>(m, "ControlTermOptions", "Control-term options.")
+      IKLAB_FIELD(ControlTermOptions, common) IKLAB_FIELD(ControlTermOptions, step)
+      IKLAB_FIELD(ControlTermOptions, centers) IKLAB_FIELD(ControlTermOptions, gains);
+  SolverClass<ControlTermSolver, ControlTermOptions>(
+      m, "ControlTermSolver", "Pseudo-inverse steps with a null-space control term.");
+  OptionsClass<AlternativeJacobianOptions>(m, "AlternativeJacobianOptions",
+                                           "Alternative Jacobian options.")
+      IKLAB_FIELD(AlternativeJacobianOptions, common)
+      IKLAB_FIELD(AlternativeJacobianOptions, step)
+      IKLAB_FIELD(AlternativeJacobianOptions, singular_value_cutoff);
+  SolverClass<AlternativeJacobianSolver, AlternativeJacobianOptions>(
+      m, "AlternativeJacobianSolver", "Alternative Jacobian steps.");
+
+  // Analytic solvers.
+  py::enum_<TwoLinkElbow>(m, "TwoLinkElbow")
+      .value("POSITIVE", TwoLinkElbow::kPositive)
+      .value("NEGATIVE", TwoLinkElbow::kNegative)
+      .value("CLOSEST_TO_START", TwoLinkElbow::kClosestToStart);
+  OptionsClass<TwoLinkOptions>(m, "TwoLinkOptions", "Two-link analytic options.")
+      IKLAB_FIELD(TwoLinkOptions, common) IKLAB_FIELD(TwoLinkOptions, elbow)
+      IKLAB_FIELD(TwoLinkOptions, reach_tolerance);
+  SolverClass<TwoLinkAnalyticSolver, TwoLinkOptions>(m, "TwoLinkAnalyticSolver",
+                                                     "Closed form of the planar two-link arm.");
+  py::class_<TwoLinkSolutions>(m, "TwoLinkSolutions")
+      .def_readonly("reachable", &TwoLinkSolutions::reachable)
+      .def_readonly("num_solutions", &TwoLinkSolutions::num_solutions)
+      .def_property_readonly("solutions", [](const TwoLinkSolutions& s) {
+        return std::vector<Eigen::Vector2d>(s.solutions.begin(),
+                                            s.solutions.begin() + s.num_solutions);
+      })
+      .def_readonly("closest", &TwoLinkSolutions::closest)
+      .def_readonly("distance", &TwoLinkSolutions::distance)
+      .def_readonly("residual", &TwoLinkSolutions::residual);
+  m.def("solve_two_link_planar",
+        [](double l1, double l2, py::handle target, double tolerance) {
+          return SolveTwoLinkPlanar(l1, l2, ToVector2(target, "target"), tolerance);
+        },
+        py::arg("l1"), py::arg("l2"), py::arg("target"), py::arg("tolerance") = 1e-12);
+  m.def("two_link_tip",
+        [](double l1, double l2, py::handle angles) {
+          return TwoLinkTip(l1, l2, ToVector2(angles, "angles"));
+        },
+        py::arg("l1"), py::arg("l2"), py::arg("angles"));
+
+  OptionsClass<SixRAnalyticOptions>(m, "SixRAnalyticOptions", "Analytic 6R options.")
+      IKLAB_FIELD(SixRAnalyticOptions, common)
+      IKLAB_FIELD(SixRAnalyticOptions, geometry_tolerance);
+  SolverClass<SixRAnalyticSolver, SixRAnalyticOptions>(
+      m, "SixRAnalyticSolver", "Closed form of 6R arms with a spherical wrist.");
+  py::class_<SixRArm, std::shared_ptr<SixRArm>>(m, "SixRArm",
+                                                "All closed-form solutions of a 6R arm.")
+      .def_static("create",
+                  [](const Model& model, py::handle site, double tolerance) {
+                    std::string why;
+                    auto arm = SixRArm::Create(model, SiteOf(model, site), &why, tolerance);
+                    if (arm == nullptr) throw std::invalid_argument("SixRArm: " + why);
+                    return std::const_pointer_cast<SixRArm>(arm);
+                  },
+                  py::arg("model"), py::arg("site"),
+                  py::arg("tolerance") = SixRArm::kDefaultTolerance)
+      .def_property_readonly("family",
+                             [](const SixRArm& arm) { return SixRFamilyName(arm.family()); })
+      .def("all_solutions",
+           [](const SixRArm& arm, py::handle X_WT) {
+             const SixRSolutions s = arm.AllSolutions(ToPose(X_WT, "X_WT"));
+             py::list out;
+             for (int i = 0; i < s.num_solutions; ++i) {
+               out.append(py::make_tuple(Eigen::VectorXd(s.solutions[i].q),
+                                         s.solutions[i].within_limits));
+             }
+             return out;
+           },
+           py::arg("X_WT"), "[(q, within_limits), ...] for the site pose X_WT.");
+
+  py::enum_<SwivelChoice>(m, "SwivelChoice")
+      .value("LONGEST_ARC_MIDPOINT", SwivelChoice::kLongestArcMidpoint)
+      .value("CLOSEST_TO_DESIRED", SwivelChoice::kClosestToDesired);
+  py::enum_<LimbIkOptions::PsiChoice>(m, "PsiChoice")
+      .value("DESIRED", LimbIkOptions::PsiChoice::kDesired)
+      .value("LOWEST_WRIST", LimbIkOptions::PsiChoice::kLowestWrist)
+      .value("HIGHEST_WRIST", LimbIkOptions::PsiChoice::kHighestWrist)
+      .value("CLOSEST_WRIST", LimbIkOptions::PsiChoice::kClosestWrist);
+  py::class_<LimbIkOptions>(m, "LimbIkOptions", "Options of the Tolani limb IK.")
+      .def(py::init([](py::kwargs kwargs) {
+        py::object object = py::cast(LimbIkOptions{});
+        for (const auto& item : kwargs) {
+          SetOption(object, item.first.cast<std::string>(), item.second, "LimbIkOptions");
+        }
+        return object.cast<LimbIkOptions>();
+      }))
+      IKLAB_FIELD(LimbIkOptions, respect_limits) IKLAB_FIELD(LimbIkOptions, swivel_choice)
+      IKLAB_FIELD(LimbIkOptions, desired_swivel) IKLAB_FIELD(LimbIkOptions, use_desired_elbow)
+      IKLAB_FIELD(LimbIkOptions, desired_elbow) IKLAB_FIELD(LimbIkOptions, swivel_axis)
+      IKLAB_FIELD(LimbIkOptions, desired_psi) IKLAB_FIELD(LimbIkOptions, psi_choice)
+      IKLAB_FIELD(LimbIkOptions, up_axis) IKLAB_FIELD(LimbIkOptions, desired_wrist)
+      IKLAB_FIELD(LimbIkOptions, aiming_theta4)
+      IKLAB_FIELD(LimbIkOptions, parameter_samples)
+      IKLAB_FIELD(LimbIkOptions, refine_iterations);
+  py::enum_<LimbIkStatus>(m, "LimbIkStatus")
+      .value("SOLVED", LimbIkStatus::kSolved)
+      .value("UNREACHABLE", LimbIkStatus::kUnreachable)
+      .value("LIMITS_INFEASIBLE", LimbIkStatus::kLimitsInfeasible);
+  py::class_<LimbSolution>(m, "LimbSolution")
+      .def_readonly("status", &LimbSolution::status)
+      .def_property_readonly("message", [](const LimbSolution& s) { return std::string(s.message); })
+      .def_readonly("q", &LimbSolution::q)
+      .def_readonly("swivel", &LimbSolution::swivel)
+      .def_readonly("elbow_root", &LimbSolution::elbow_root)
+      .def_readonly("shoulder_family", &LimbSolution::shoulder_family)
+      .def_readonly("wrist_family", &LimbSolution::wrist_family)
+      .def_readonly("iterations", &LimbSolution::iterations)
+      .def_readonly("reduced", &LimbSolution::reduced);
+  py::class_<TolaniLimbIk>(m, "TolaniLimbIk",
+                           "Analytic IK of a 7-DOF limb (Tolani et al. 2000).")
+      .def(py::init<const LimbGeometry&>(), py::arg("geometry"))
+      .def_property_readonly("lower", &TolaniLimbIk::lower)
+      .def_property_readonly("upper", &TolaniLimbIk::upper)
+      .def("forward",
+           [](const TolaniLimbIk& ik, py::handle q) {
+             return PoseToArray(ik.Forward(ToVector(q, "q", 7)));
+           },
+           py::arg("q"))
+      .def("elbow", [](const TolaniLimbIk& ik, py::handle q) {
+        return ik.Elbow(ToVector(q, "q", 7));
+      }, py::arg("q"))
+      .def("solve_pose",
+           [](const TolaniLimbIk& ik, py::handle G_site, py::handle E,
+              const LimbIkOptions& options) {
+             return ik.SolvePose(ToPose(G_site, "G_site"),
+                                 E.is_none() ? Eigen::Isometry3d::Identity() : ToPose(E, "E"),
+                                 options);
+           },
+           py::arg("G_site"), py::arg("E") = py::none(), py::arg("options") = LimbIkOptions{})
+      .def("solve_position",
+           [](const TolaniLimbIk& ik, py::handle target, py::handle p_site,
+              py::handle wrist_angles, const LimbIkOptions& options) {
+             return ik.SolvePosition(ToVector3(target, "target"), ToVector3(p_site, "p_site"),
+                                     ToVector3(wrist_angles, "wrist_angles"), options);
+           },
+           py::arg("target"), py::arg("p_site"), py::arg("wrist_angles"),
+           py::arg("options") = LimbIkOptions{});
+  py::enum_<TolaniLimbOptions::WristAngles>(m, "TolaniWristAngles")
+      .value("MID_LIMITS", TolaniLimbOptions::WristAngles::kMidLimits)
+      .value("START", TolaniLimbOptions::WristAngles::kStart)
+      .value("GIVEN", TolaniLimbOptions::WristAngles::kGiven);
+  OptionsClass<TolaniLimbOptions>(m, "TolaniLimbOptions", "Tolani limb solver options.")
+      IKLAB_FIELD(TolaniLimbOptions, common) IKLAB_FIELD(TolaniLimbOptions, geometry)
+      IKLAB_FIELD(TolaniLimbOptions, ik) IKLAB_FIELD(TolaniLimbOptions, wrist)
+      IKLAB_FIELD(TolaniLimbOptions, wrist_angles) IKLAB_FIELD(TolaniLimbOptions, fallback);
+  SolverClass<TolaniLimbSolver, TolaniLimbOptions>(
+      m, "TolaniLimbSolver", "The Tolani limb IK as a Solver of a limb problem.");
+
+  // Wrappers: restarts and trajectories.
+  OptionsClass<RestartOptions>(m, "RestartOptions", "Random restart options.")
+      IKLAB_FIELD(RestartOptions, max_attempts)
+      IKLAB_FIELD(RestartOptions, time_budget_seconds) IKLAB_FIELD(RestartOptions, seed);
+  py::class_<RestartSolver, Solver, std::shared_ptr<RestartSolver>>(
+      m, "RestartSolver", "Any solver with random restarts within the bounds.")
+      .def(py::init([](SolverPtr inner, py::object options, py::kwargs kwargs) {
+             return std::make_shared<RestartSolver>(
+                 std::move(inner), MakeOptions<RestartOptions>("RestartSolver", options, kwargs));
+           }),
+           py::arg("inner"), py::arg("options") = py::none())
+      .def_property_readonly("options", &RestartSolver::options);
+  py::class_<HermitePathSolver, Solver, std::shared_ptr<HermitePathSolver>>(
+      m, "HermitePathSolver",
+      "Walks the goals from the start pose along a Hermite path in `frames` steps.")
+      .def(py::init([](SolverPtr inner, int frames) {
+             return std::make_shared<HermitePathSolver>(std::move(inner), frames);
+           }),
+           py::arg("inner"), py::arg("frames"))
+      .def_property_readonly("frames", &HermitePathSolver::frames);
+
+  m.def("linear_path",
+        [](py::handle start, py::handle end) {
+          return LinearPath(ToVector3(start, "start"), ToVector3(end, "end"));
+        },
+        py::arg("start"), py::arg("end"), "s in [0, 1] -> point.");
+  m.def("hermite_path",
+        [](py::handle start, py::handle end, py::object start_tangent, py::object end_tangent) {
+          return HermitePath(ToVector3(start, "start"), ToVector3(end, "end"),
+                             start_tangent.is_none() ? Eigen::Vector3d::Zero()
+                                                     : ToVector3(start_tangent, "start_tangent"),
+                             end_tangent.is_none() ? Eigen::Vector3d::Zero()
+                                                   : ToVector3(end_tangent, "end_tangent"));
+        },
+        py::arg("start"), py::arg("end"), py::arg("start_tangent") = py::none(),
+        py::arg("end_tangent") = py::none());
+  m.def("move_position_goal", &MovePositionGoal, py::arg("goal"), py::arg("path"),
+        "A goal path moving `goal`'s target along `path` (s -> point).");
+  m.def("solve_trajectory",
+        [](const Solver& solver, Problem* problem, py::handle q0, int num_frames,
+           const GoalPath& path) {
+          const Eigen::VectorXd start = ToVector(q0, "q0", problem->nq());
+          py::gil_scoped_release release;  // a Python path takes the GIL back
+          return SolveTrajectory(solver, problem, start, num_frames, path);
+        },
+        py::arg("solver"), py::arg("problem"), py::arg("q0"), py::arg("num_frames"),
+        py::arg("path"),
+        "Solves frame 1..num_frames, each from the previous answer, after "
+        "path(frame, s, problem) moved the goals.");
+
+  // Batch solving.
+  py::class_<BatchResult>(m, "BatchResult", "Per-item outcomes of solve_batch.")
+      .def_property_readonly("q", [](py::object self) {
+        BatchResult& r = self.cast<BatchResult&>();
+        return py::array_t<double>({r.q.rows(), r.q.cols()}, r.q.data(), self);
+      }, "(B, nq) answers (a view, no copy).")
+      .def_property_readonly("status", [](const BatchResult& r) { return StatusArray(r.status); },
+                             "(B,) SolveStatus values as int8.")
+      .def_property_readonly("converged", [](const BatchResult& r) {
+        py::array_t<bool> out(static_cast<py::ssize_t>(r.status.size()));
+        for (size_t i = 0; i < r.status.size(); ++i) {
+          out.mutable_at(i) = r.status[i] == SolveStatus::kConverged;
+        }
+        return out;
+      })
+      .def_property_readonly("position_error", [](py::object self) {
+        BatchResult& r = self.cast<BatchResult&>();
+        return py::array_t<double>(r.position_error.size(), r.position_error.data(), self);
+      })
+      .def_property_readonly("angle_error", [](py::object self) {
+        BatchResult& r = self.cast<BatchResult&>();
+        return py::array_t<double>(r.angle_error.size(), r.angle_error.data(), self);
+      })
+      .def_property_readonly("microseconds", [](py::object self) {
+        BatchResult& r = self.cast<BatchResult&>();
+        return py::array_t<double>(r.microseconds.size(), r.microseconds.data(), self);
+      })
+      .def_property_readonly("iterations", [](py::object self) {
+        BatchResult& r = self.cast<BatchResult&>();
+        return py::array_t<int>(r.iterations.size(), r.iterations.data(), self);
+      })
+      .def("__len__", [](const BatchResult& r) { return r.status.size(); });
+  m.def("solve_batch",
+        [](const Problem& problem, py::handle targets, py::handle q0, const Solver& solver,
+           py::object threads, int goal) {
+          BatchOptions options;
+          options.threads = DefaultThreads(threads);
+          options.goal = goal;
+          if (py::isinstance<py::list>(targets) || py::isinstance<py::tuple>(targets)) {
+            const py::sequence items = py::reinterpret_borrow<py::sequence>(targets);
+            std::vector<std::shared_ptr<const Problem>> problems;
+            bool all_problems = items.size() > 0;
+            for (py::handle item : items) {
+              if (!py::isinstance<Problem>(item)) {
+                all_problems = false;
+                break;
+              }
+              problems.push_back(item.cast<std::shared_ptr<Problem>>());
+            }
+            if (all_problems) {
+              const auto q = AsArray(q0, "q0", {static_cast<long>(problems.size()),
+                                                problem.nq()},
+                                     "(B, nq) = (" + std::to_string(problems.size()) + ", " +
+                                         std::to_string(problem.nq()) + ")");
+              const Eigen::Map<const RowMatrixXd> q_map(q.data(), q.shape(0), q.shape(1));
+              py::gil_scoped_release release;
+              return SolveBatch(solver, problems, q_map, options);
+            }
+          }
+          const auto t = AsArray(targets, "targets", {-1, -1},
+                                 "(B, 7) (x, y, z, qw, qx, qy, qz) or (B, 3), or a list "
+                                 "of B Problems");
+          if (t.shape(1) != 7 && t.shape(1) != 3) {
+            throw py::value_error(
+                "targets must have shape (B, 7) (x, y, z, qw, qx, qy, qz) or (B, 3), got (" +
+                std::to_string(t.shape(0)) + ", " + std::to_string(t.shape(1)) + ")");
+          }
+          const auto q = AsArray(q0, "q0", {static_cast<long>(t.shape(0)), problem.nq()},
+                                 "(B, nq) = (" + std::to_string(t.shape(0)) + ", " +
+                                     std::to_string(problem.nq()) + ")");
+          const Eigen::Map<const RowMatrixXd> t_map(t.data(), t.shape(0), t.shape(1));
+          const Eigen::Map<const RowMatrixXd> q_map(q.data(), q.shape(0), q.shape(1));
+          py::gil_scoped_release release;
+          return SolveBatch(solver, problem, t_map, q_map, options);
+        },
+        py::arg("problem"), py::arg("targets"), py::arg("q0"), py::arg("solver"),
+        py::arg("threads") = py::none(), py::arg("goal") = -1,
+        "Solves one problem per row of targets (B x 7 poses: position, quaternion "
+        "w x y z; or B x 3 positions) replacing the template problem's pose (or "
+        "position) goal, or one per Problem in a list, from q0[i]; on `threads` "
+        "threads (default: all cores), without the GIL. The answers do not "
+        "depend on the thread count.");
+#undef IKLAB_FIELD
+}
+
+}  // namespace iklab::python

@@ -1,0 +1,150 @@
+#include <sstream>
+#include <stdexcept>
+
+#include "bindings.h"
+#include "framework/kinematics.h"
+
+namespace iklab::python {
+
+namespace {
+
+std::string ShapeOf(const py::array& array) {
+  std::ostringstream out;
+  out << "(";
+  for (py::ssize_t i = 0; i < array.ndim(); ++i) {
+    out << (i ? ", " : "") << array.shape(i);
+  }
+  out << (array.ndim() == 1 ? ",)" : ")");
+  return out.str();
+}
+
+}  // namespace
+
+py::array_t<double, py::array::c_style> AsArray(
+    py::handle object, const char* name, std::initializer_list<long> shape,
+    const std::string& shape_text) {
+  py::array array;
+  try {
+    array = py::array::ensure(object);
+  } catch (const py::error_already_set&) {
+  }
+  if (!array) {
+    throw py::value_error(std::string(name) + " must be an array of shape " +
+                          shape_text + ", got an object of type " +
+                          std::string(py::str(py::type::of(object).attr("__name__"))));
+  }
+  const char kind = array.dtype().kind();
+  if (kind != 'f' && kind != 'i' && kind != 'u' && kind != 'b') {
+    throw py::value_error(std::string(name) + " must be a numeric array of shape " +
+                          shape_text + " (float64), got dtype " +
+                          std::string(py::str(array.dtype())));
+  }
+  bool ok = array.ndim() == static_cast<py::ssize_t>(shape.size());
+  int i = 0;
+  for (long expected : shape) {
+    if (!ok) break;
+    if (expected >= 0 && array.shape(i) != expected) ok = false;
+    ++i;
+  }
+  if (!ok) {
+    throw py::value_error(std::string(name) + " must have shape " + shape_text +
+                          ", got shape " + ShapeOf(array));
+  }
+  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(
+      array);
+}
+
+Eigen::VectorXd ToVector(py::handle object, const char* name, long size) {
+  const std::string text =
+      size >= 0 ? "(" + std::to_string(size) + ",)" : std::string("(n,)");
+  const auto a = AsArray(object, name, {size}, text);
+  return Eigen::Map<const Eigen::VectorXd>(a.data(), a.shape(0));
+}
+
+Eigen::Vector3d ToVector3(py::handle object, const char* name) {
+  return ToVector(object, name, 3);
+}
+
+Eigen::Vector2d ToVector2(py::handle object, const char* name) {
+  return ToVector(object, name, 2);
+}
+
+Eigen::Matrix3d ToMatrix3(py::handle object, const char* name) {
+  return ToMatrix(object, name, 3, 3, "(3, 3)");
+}
+
+RowMatrixXd ToMatrix(py::handle object, const char* name, long rows, long cols,
+                     const std::string& shape_text) {
+  const auto a = AsArray(object, name, {rows, cols}, shape_text);
+  return Eigen::Map<const RowMatrixXd>(a.data(), a.shape(0), a.shape(1));
+}
+
+Eigen::Isometry3d ToPose(py::handle object, const char* name) {
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  if (py::isinstance<py::tuple>(object) || py::isinstance<py::list>(object)) {
+    const py::sequence pair = py::reinterpret_borrow<py::sequence>(object);
+    if (pair.size() == 2) {
+      const std::string n(name);
+      X.translation() = ToVector3(pair[0], (n + " position").c_str());
+      const Eigen::Vector4d wxyz =
+          ToVector(pair[1], (n + " quaternion (w, x, y, z)").c_str(), 4);
+      if (!wxyz.allFinite() || wxyz.norm() < 1e-12) {
+        throw py::value_error(n + " quaternion (w, x, y, z) must be finite and "
+                                  "non-zero");
+      }
+      X.linear() = Eigen::Quaterniond(wxyz[0], wxyz[1], wxyz[2], wxyz[3])
+                       .normalized()
+                       .toRotationMatrix();
+      return X;
+    }
+  }
+  const RowMatrixXd M = ToMatrix(
+      object, name, 4, 4,
+      "(4, 4) (or a pair (position[3], quaternion[4] w x y z))");
+  X.matrix() = M;
+  return X;
+}
+
+py::array_t<double> PoseToArray(const Eigen::Isometry3d& X) {
+  py::array_t<double> out({4, 4});
+  auto view = out.mutable_unchecked<2>();
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) view(r, c) = X.matrix()(r, c);
+  }
+  return out;
+}
+
+py::tuple PoseToPositionQuaternion(const Eigen::Isometry3d& X) {
+  const Eigen::Quaterniond q(X.linear());
+  py::array_t<double> p(3), w(4);
+  for (int i = 0; i < 3; ++i) p.mutable_at(i) = X.translation()[i];
+  w.mutable_at(0) = q.w();
+  w.mutable_at(1) = q.x();
+  w.mutable_at(2) = q.y();
+  w.mutable_at(3) = q.z();
+  return py::make_tuple(p, w);
+}
+
+Data DataAt(const Model& model, const Eigen::VectorXd& q) {
+  Data data(model);
+  ForwardKinematics(model, q, &data);
+  return data;
+}
+
+int SiteOf(const Model& model, py::handle site, const char* name) {
+  if (py::isinstance<py::str>(site)) {
+    return model.SiteIndex(site.cast<std::string>());
+  }
+  if (py::isinstance<py::int_>(site)) {
+    const int index = site.cast<int>();
+    if (index < 0 || index >= model.num_sites()) {
+      throw py::value_error(std::string(name) + " index " +
+                            std::to_string(index) + " out of range [0, " +
+                            std::to_string(model.num_sites()) + ")");
+    }
+    return index;
+  }
+  throw py::value_error(std::string(name) + " must be a site name (str) or index (int)");
+}
+
+}  // namespace iklab::python
