@@ -302,6 +302,7 @@ int Run(const ReachCommandOptions& o, ProcessGroup* group) {
   summary["ranks"] = run.ranks;
   summary["threads_per_rank"] = run.threads;
   summary["wall_seconds"] = run.seconds;
+  summary["cpu_seconds_rank0"] = run.cpu_seconds;
   summary["queries_per_second"] = rate;
   summary["queries_per_second_per_core"] = rate / cores;
   summary["note"] =

@@ -1,5 +1,7 @@
 #include "reach/reach_run.h"
 
+#include <time.h>
+
 #include <tbb/concurrent_queue.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -26,6 +28,12 @@ using internal::ThrowInvalidArgument;
 namespace {
 
 using Bytes = std::vector<unsigned char>;
+
+double ProcessCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 constexpr char kJournalMagic[8] = {'I', 'K', 'L', 'A', 'B', 'R', 'J', '1'};
 
@@ -365,6 +373,7 @@ ReachRun Run(const ReachTask& task, const std::string& robot,
              const std::string& base_link, ProcessGroup* group,
              const ReachRunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = ProcessCpuSeconds();
   const auto seconds = [&start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                          start)
@@ -489,6 +498,7 @@ ReachRun Run(const ReachTask& task, const std::string& robot,
     run.solved_queries = queries;
   }
   run.seconds = seconds();
+  run.cpu_seconds = ProcessCpuSeconds() - cpu_start;
   return run;
 }
 

@@ -74,6 +74,10 @@ struct ReachRun {
   /// Queries solved in this run (all ranks) and the run's wall time.
   std::int64_t solved_queries = 0;
   double seconds = 0.0;
+  /// CPU time of this process (all its threads) during the run, seconds:
+  /// with `threads` ≤ the free cores, queries / cpu_seconds is the cost per
+  /// core, independent of how loaded the machine is.
+  double cpu_seconds = 0.0;
   int ranks = 1;
   int threads = 1;
 };
