@@ -15,6 +15,13 @@
 
 #include "reach/process_group.h"
 
+// MPI_Comm_rank and MPI_Finalize are called by their profiling-interface
+// names (PMPI_*, the MPI library's own implementations): Debian's
+// sequential MUMPS, which IPOPT links, exports stub C functions MPI_Init,
+// MPI_Comm_rank (always rank 0), MPI_Finalize (no-op) and MPI_Wtime into
+// the same program, and the dynamic linker may bind those names to the
+// stubs. (Every rank then believed it was rank 0.)
+
 namespace iklab {
 
 namespace {
@@ -41,15 +48,15 @@ class Mpi final : public ProcessGroup {
     // without a word.
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     if (provided < MPI_THREAD_FUNNELED) {
-      MPI_Finalize();
+      PMPI_Finalize();
       throw std::runtime_error(
           "MPI: the library does not support MPI_THREAD_FUNNELED (worker "
           "threads next to MPI calls on the main thread)");
     }
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
   }
-  ~Mpi() override { MPI_Finalize(); }
+  ~Mpi() override { PMPI_Finalize(); }
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }

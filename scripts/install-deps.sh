@@ -11,6 +11,7 @@ packages=(
   libcli11-dev libfmt-dev nlohmann-json3-dev libtbb-dev
   gnuplot-nox
   coinor-libipopt-dev libnlopt-cxx-dev
+  libhdf5-dev libopenmpi-dev openmpi-bin
 )
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang libclang-rt-dev)

@@ -66,6 +66,12 @@ for k in 1 2 3; do
   run "mpi$k" "${MPIRUN[@]}" -n "$k" "$IKLAB" "${ARGS[@]}" --out "mpi$k" &&
     { cmp -s serial1/reach.h5 "mpi$k/reach.h5" ||
         fail "mpirun -n $k differs from the serial map"; }
+  # Only rank 0 speaks, and it saw all k ranks: the voxels were split, not
+  # computed k times over.
+  [ "$(grep -c "$k rank(s) x 1 thread(s)\$" "mpi$k.log")" -eq 1 ] ||
+    fail "mpirun -n $k: expected one rank-0 header naming $k ranks"
+  [ "$(grep -c "(${k} rank(s) x 1 thread(s))" "mpi$k.log")" -eq 1 ] ||
+    fail "mpirun -n $k: expected one summary from rank 0"
 done
 run mpi2x2 "${MPIRUN[@]}" -n 2 "$IKLAB" "${ARGS[@]}" --threads 2 --out mpi2x2 &&
   { cmp -s serial1/reach.h5 mpi2x2/reach.h5 ||
