@@ -369,9 +369,11 @@ void SolveWave(const ReachTask& task, const std::vector<std::int64_t>& list,
   if (worker_error) std::rethrow_exception(worker_error);
 }
 
+// `*started` turns true once every rank has passed the set-up checks
+// (which fail alike on every rank); a failure after it is one rank's.
 ReachRun Run(const ReachTask& task, const std::string& robot,
              const std::string& base_link, ProcessGroup* group,
-             const ReachRunOptions& options) {
+             const ReachRunOptions& options, bool* started) {
   const auto start = std::chrono::steady_clock::now();
   const double cpu_start = ProcessCpuSeconds();
   const auto seconds = [&start] {
@@ -420,6 +422,7 @@ ReachRun Run(const ReachTask& task, const std::string& robot,
     }
   }
   done = run.resumed_voxels;
+  *started = true;
 
   const auto on_chunk = [&](const Bytes& bytes) {
     const std::int64_t count = DecodeInto(bytes, &run.map);
@@ -516,9 +519,18 @@ ReachRun RunReach(const ReachTask& task, const std::string& robot,
     ThrowInvalidArgument("RunReach: stop_after must be >= 0; got ",
                          options.stop_after);
   }
-  if (group->size() == 1) return Run(task, robot, base_link, group, options);
+  bool started = false;
+  if (group->size() == 1) {
+    return Run(task, robot, base_link, group, options, &started);
+  }
   try {
-    return Run(task, robot, base_link, group, options);
+    return Run(task, robot, base_link, group, options, &started);
+  } catch (const std::invalid_argument& e) {
+    // A set-up error (an existing journal without resume, a journal of
+    // other settings) reaches every rank alike: the caller reports it.
+    if (!started) throw;
+    std::fprintf(stderr, "iklab reach: rank %d of %d failed: %s\n",
+                 group->rank(), group->size(), e.what());
   } catch (const std::exception& e) {
     std::fprintf(stderr,
                  "iklab reach: rank %d of %d failed: %s; stopping every "

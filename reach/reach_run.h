@@ -87,7 +87,8 @@ struct ReachRun {
 /// @throws std::invalid_argument for bad options (threads < 1, a negative
 ///   stop_after), an existing journal without `resume`, or a journal of
 ///   other settings; std::runtime_error if the journal cannot be written.
-///   With more than one rank, a failure on any rank prints
+///   With more than one rank, the set-up errors above are thrown on every
+///   rank alike; a failure on one rank after the set-up prints
 ///   "iklab reach: rank R of K failed: …" and aborts the whole job (exit 2)
 ///   instead of throwing: the other ranks could not continue.
 ReachRun RunReach(const ReachTask& task, const std::string& robot,
