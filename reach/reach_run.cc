@@ -15,7 +15,6 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <stdexcept>
 #include <thread>
 
