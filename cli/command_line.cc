@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/bench_command.h"
+#include "cli/reach_command.h"
 #include "cli/retarget_command.h"
 #include "lab/data.h"
 #include "bench/command_options.h"
@@ -186,6 +187,13 @@ int RunCommandLine(int argc, const char* const* argv,
       "poses, solve rate and time per solve for every solver");
   AddBenchOptions(bench, &bench_options);
 
+  ReachCommandOptions reach_options;
+  CLI::App* reach = app.add_subcommand(
+      "reach",
+      "Reachability/capability map of a chain's site over a voxel grid "
+      "(threads; mpirun -n K for MPI ranks) -> HDF5 and pictures");
+  AddReachOptions(reach, &reach_options);
+
   RetargetCommandOptions retarget_options;
   CLI::App* retarget = app.add_subcommand(
       "retarget",
@@ -197,7 +205,7 @@ int RunCommandLine(int argc, const char* const* argv,
   // becomes one line naming what to fix and exit code 2 — never an abort.
   std::string where = program.name;
   if (argc > 1) {
-    for (const CLI::App* sub : {list, run, bench, retarget}) {
+    for (const CLI::App* sub : {list, run, bench, reach, retarget}) {
       if (sub->get_name() == argv[1]) where += " " + sub->get_name();
     }
   }
@@ -214,6 +222,7 @@ int RunCommandLine(int argc, const char* const* argv,
     }
     if (bench->parsed()) return RunBenchCommand(bench_options);
     if (retarget->parsed()) return RunRetargetCommand(retarget_options);
+    if (reach->parsed()) return RunReachCommand(reach_options);
     if (list->parsed()) return List(experiments);
     return Run(experiments, run_options, program);
   } catch (const std::bad_alloc&) {

@@ -14,8 +14,10 @@
 /// [--quick] [--threads N] [--data DIR]` (progress on the terminal, one
 /// folder per experiment, REPORT.md over all of them; --data points
 /// lab/data.h's DataDirectory() elsewhere), `my-lab bench …` (the standard IK
-/// benchmark protocol, bench/bench_command.h) and `my-lab retarget --bvh
-/// FILE …` (a user's motion retargeted, cli/retarget_command.h).
+/// benchmark protocol, bench/bench_command.h), `my-lab reach …` (a
+/// reachability/capability map, threads and MPI, cli/reach_command.h) and
+/// `my-lab retarget --bvh FILE …` (a user's motion retargeted,
+/// cli/retarget_command.h).
 
 #include <string>
 #include <vector>
@@ -35,7 +37,7 @@ struct ProgramInfo {
   std::string report_title = "iklab report";
 };
 
-/// Parses argv and runs `list`, `run`, `bench` or `retarget` over
+/// Parses argv and runs `list`, `run`, `bench`, `reach` or `retarget` over
 /// `experiments` (in
 /// report order; names must be unique). Every error — a bad option, an
 /// unusable output folder (checked before any work), an unreadable input

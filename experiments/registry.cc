@@ -13,6 +13,7 @@ const std::vector<Experiment>& AllExperiments() {
     AddStandardIkBenchmark(&all);
     AddGoalSolverMatrix(&all);
     AddCollisionAvoidance(&all);
+    AddReachMap(&all);
     AddParentFigure520(&all);
     AddParentFigure521(&all);
     AddParentFigure522(&all);

@@ -202,4 +202,12 @@ void DrawHeatmap(const Heatmap& map, const std::filesystem::path& dir,
   Render(gp, dir, name);
 }
 
+void RenderGnuplotScript(const std::string& script,
+                         const std::filesystem::path& dir,
+                         const std::string& name) {
+  std::ostringstream gp;
+  gp << script;
+  Render(gp, dir, name);
+}
+
 }  // namespace iklab

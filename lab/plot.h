@@ -89,6 +89,15 @@ void DrawBarChart(const BarChart& chart, const std::filesystem::path& dir,
 void DrawHeatmap(const Heatmap& map, const std::filesystem::path& dir,
                  const std::string& name);
 
+/// Writes a gnuplot script of one's own to `dir/name.gp` and runs it in
+/// `dir` (for pictures the types above do not cover, e.g. reachability
+/// slices and 3D scatters, reach/reach_plots.h). The script sets its own
+/// terminal and output (name.png, relative to `dir`).
+/// @throws std::runtime_error as DrawLinePlot.
+void RenderGnuplotScript(const std::string& script,
+                         const std::filesystem::path& dir,
+                         const std::string& name);
+
 }  // namespace iklab
 
 #endif  // IKLAB_LAB_PLOT_H_

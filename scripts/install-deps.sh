@@ -12,6 +12,7 @@ packages=(
   gnuplot-nox
   coinor-libipopt-dev libnlopt-cxx-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
+  libhdf5-dev libopenmpi-dev openmpi-bin
 )
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang libclang-rt-dev)

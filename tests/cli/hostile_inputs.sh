@@ -295,6 +295,44 @@ expect 0 "not bit-reproducible" -- bench --urdf long.urdf --base l0 --tip l10000
 expect 0 "Results:" -- bench --urdf arm.urdf --base base --tip tool --out o \
   --solvers lbfgsb+restarts,ceres-lm+restarts --targets-csv unreachable.csv \
   --budget-ms 300
+# iklab reach: option values, the chain, the output folder, the journal.
+reachq=(reach --robot panda --resolution 0.4 --orientations 2 --no-plots)
+for value in 0 -0.05 nan inf 1e400 0.05m "" 11; do
+  expect 2 "--resolution: must be a number in (0, 10]" -- "${reachq[@]}" --out o --resolution "$value"
+done
+for value in 0 -1 1.5 10001 x; do
+  expect 2 "--orientations" -- "${reachq[@]}" --out o --orientations "$value"
+done
+expect 2 "--rolls" -- "${reachq[@]}" --out o --rolls 0
+expect 2 "--tolerance" -- "${reachq[@]}" --out o --tolerance 0.5
+expect 2 "--attempts" -- "${reachq[@]}" --out o --attempts 0
+expect 2 "--stop-after" -- "${reachq[@]}" --out o --stop-after 0
+expect 2 "--solver" -- "${reachq[@]}" --out o --solver nosuch
+expect 2 "--threads" -- "${reachq[@]}" --out o --threads 0
+expect 2 "unknown robot 'nosuchrobot'" -- reach --robot nosuchrobot --out o
+expect 2 "name the chain" -- reach --out o
+expect 2 "--urdf needs --base and --tip" -- reach --urdf arm.urdf --out o
+expect 2 "give --robot or --urdf, not both" -- reach --robot panda --urdf arm.urdf \
+  --base base --tip tool --out o
+expect 2 "analytic-6r does not apply" -- "${reachq[@]}" --out o --solver analytic-6r
+expect 2 "position-only map needs" -- reach --robot ur5 --position-only \
+  --solver analytic-6r --out o
+expect 2 "more than 2^31 voxels" -- reach --robot panda --resolution 0.0001 --out o
+expect 2 "GB of memory" -- reach --robot panda --resolution 0.002 \
+  --orientations 10000 --out o
+expect 2 "exists and is not a folder" -- "${reachq[@]}" --out a_file
+expect 2 "cannot write into the folder" -- "${reachq[@]}" --out /proc/self
+expect 2 "no moving joint" -- reach --urdf arm.urdf --base l2 --tip tool --out o
+# An interrupted map: exit 3 and a journal; a new run without --resume is
+# refused; a journal of other settings is refused; --resume completes it.
+expect 3 "rerun with --resume" -- "${reachq[@]}" --out stopped --stop-after 5
+expect 2 "Add --resume to continue it" -- "${reachq[@]}" --out stopped
+expect 2 "fingerprint differs" -- "${reachq[@]}" --out stopped --resume --seed 9
+expect 0 "Map: stopped/reach.h5" -- "${reachq[@]}" --out stopped --resume
+# A journal that is not one.
+mkdir -p badjournal && printf 'garbage' > badjournal/reach.h5.partial
+expect 2 "fingerprint differs" -- "${reachq[@]}" --out badjournal --resume
+
 # A run too large for memory is refused before it starts.
 expect 2 "GB of memory" -- bench --urdf long.urdf --base l0 --tip l10000 \
   --targets 100000000 --solvers bounded-lm --out o
