@@ -61,7 +61,7 @@
 #include "experiments/experiments_list.h"
 #include "lab/plot.h"
 #include "experiments/tolani/arm_trials.h"
-#include "solvers/tolani_limb_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 
 namespace iklab {
 
