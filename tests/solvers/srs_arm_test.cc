@@ -16,11 +16,13 @@
 #include <catch2/catch.hpp>
 
 #include "bench/ik_benchmark.h"
+#include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
+#include "solvers/bounded_lm_solver.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
 #include "tests/test_data.h"
 
@@ -133,9 +135,9 @@ RoundTripStats RoundTrip(const Model& model, const SrsArm& arm, int poses,
           if (phi == phi_generator) {
             double gap = 0.0;
             for (int k = 0; k < 7; ++k) {
-              gap = std::max(gap, std::abs(std::remainder(
-                                      branches[b].theta[k] - theta[k],
-                                      2.0 * kPi)));
+              gap = std::max(
+                  gap, std::abs(std::remainder(branches[b].theta[k] - theta[k],
+                                               2.0 * kPi)));
             }
             if (gap <= 1e-6) {
               found = true;
@@ -156,8 +158,8 @@ void CheckRoundTrip(const Model& model, const SrsArm& arm, int poses,
   const RoundTripStats s = RoundTrip(model, arm, poses, seed);
   INFO(name << ": " << s.poses << " poses, " << s.branches
             << " branches, worst errors " << s.worst_position << " / "
-            << s.worst_rotation << " rad, generator found "
-            << s.generator_found << ", in V " << s.generator_valid);
+            << s.worst_rotation << " rad, generator found " << s.generator_found
+            << ", in V " << s.generator_valid);
   CHECK(s.worst_position <= 1e-9);
   CHECK(s.worst_rotation <= 1e-9);
   CHECK(s.generator_found == s.poses);
@@ -166,9 +168,10 @@ void CheckRoundTrip(const Model& model, const SrsArm& arm, int poses,
   CHECK(s.branches >= 3 * 4 * s.poses);  // ≥ 4 distinct branches per φ
 }
 
-TEST_CASE("The iiwa14 and the human figure's arms and legs are read as SRS "
-          "arms",
-          "[analytic][solvers]") {
+TEST_CASE(
+    "The iiwa14 and the human figure's arms and legs are read as SRS "
+    "arms",
+    "[analytic][solvers]") {
   const auto iiwa = Iiwa();
   const auto arm = MustCreate(*iiwa, iiwa->num_sites() - 1);
   CHECK_THAT(arm->description(), Contains("shoulder Z-Y-Z (proper Euler)"));
@@ -179,8 +182,8 @@ TEST_CASE("The iiwa14 and the human figure's arms and legs are read as SRS "
   CHECK((arm->X_BL().translation() - Eigen::Vector3d(0, 0, 0.36)).norm() <
         1e-12);
   const auto human = Human();
-  for (const char* site : {"left_hand", "right_hand", "left_foot",
-                           "right_foot", "left_wrist", "right_ankle"}) {
+  for (const char* site : {"left_hand", "right_hand", "left_foot", "right_foot",
+                           "left_wrist", "right_ankle"}) {
     INFO(site);
     const auto limb = MustCreate(*human, human->SiteIndex(site));
     CHECK(limb->base_moves());
@@ -188,21 +191,23 @@ TEST_CASE("The iiwa14 and the human figure's arms and legs are read as SRS "
   }
 }
 
-TEST_CASE("Every branch of 10,000 random iiwa14 poses reaches the pose to "
-          "1e-9, and the generator is among them at a valid swivel angle",
-          "[analytic][solvers]") {
+TEST_CASE(
+    "Every branch of 10,000 random iiwa14 poses reaches the pose to "
+    "1e-9, and the generator is among them at a valid swivel angle",
+    "[analytic][solvers]") {
   const auto model = Iiwa();
   const auto arm = MustCreate(*model, model->num_sites() - 1);
   CheckRoundTrip(*model, *arm, 10000, 15, "iiwa14");
 }
 
-TEST_CASE("Every branch of 10,000 random poses of each human limb reaches "
-          "the pose to 1e-9, and the generator is among them",
-          "[analytic][solvers]") {
+TEST_CASE(
+    "Every branch of 10,000 random poses of each human limb reaches "
+    "the pose to 1e-9, and the generator is among them",
+    "[analytic][solvers]") {
   const auto model = Human();
   std::uint64_t seed = 150;
-  for (const char* site : {"left_hand", "right_hand", "left_foot",
-                           "right_foot"}) {
+  for (const char* site :
+       {"left_hand", "right_hand", "left_foot", "right_foot"}) {
     const auto arm = MustCreate(*model, model->SiteIndex(site));
     CheckRoundTrip(*model, *arm, 10000, ++seed, site);
   }
@@ -245,9 +250,10 @@ void CheckIntervalsAgainstSweep(const Model& model, const SrsArm& arm,
   CHECK(valid_samples < samples);  // the limits do cut the swivel circle
 }
 
-TEST_CASE("The valid swivel intervals agree with a dense sweep of the swivel "
-          "angle on 200 poses (iiwa14, human arm and leg)",
-          "[analytic][solvers]") {
+TEST_CASE(
+    "The valid swivel intervals agree with a dense sweep of the swivel "
+    "angle on 200 poses (iiwa14, human arm and leg)",
+    "[analytic][solvers]") {
   const auto iiwa = Iiwa();
   CheckIntervalsAgainstSweep(*iiwa, *MustCreate(*iiwa, iiwa->num_sites() - 1),
                              21);
@@ -256,6 +262,93 @@ TEST_CASE("The valid swivel intervals agree with a dense sweep of the swivel "
       *human, *MustCreate(*human, human->SiteIndex("left_hand")), 22);
   CheckIntervalsAgainstSweep(
       *human, *MustCreate(*human, human->SiteIndex("right_foot")), 23);
+}
+
+// The iiwa14 with a site "elbow" at the origin of link 4: the point of the
+// elbow axis closest to the shoulder centre, i.e. Tolani's elbow point.
+std::shared_ptr<const Model> IiwaWithElbowSite() {
+  Figure figure = LoadUrdfChain(testing::ShippedDataFile("robots/iiwa14.urdf"),
+                                "base", "iiwa_link_ee")
+                      .figure;
+  figure.AddSite({"elbow", "iiwa_link_4", Eigen::Isometry3d::Identity()});
+  return std::make_shared<const Model>(figure.Compile());
+}
+
+TEST_CASE("At a fixed swivel angle the iiwa14's branch count agrees with "
+          "bounded LM from 300 random seeds on 200 poses",
+          "[analytic][solvers][slow]") {
+  // The swivel angle fixes the elbow point: the numeric search solves the
+  // pose goal plus the elbow at e(φ), limits off, from random seeds, and
+  // counts its distinct answers (modulo 2π).
+  const auto model = IiwaWithElbowSite();
+  const int tip = model->SiteIndex("iiwa_link_ee");
+  const auto arm = MustCreate(*model, tip);
+  std::mt19937_64 rng(616);
+  std::uniform_real_distribution<double> angle(-kPi, kPi);
+  BoundedLmOptions options;
+  options.max_attempts = 1;
+  options.common.respect_limits = false;
+  options.common.max_iterations = 200;
+  options.common.position_tolerance = 1e-11;
+  options.common.angle_tolerance = 1e-11;
+  int agree = 0, analytic_total = 0, numeric_total = 0, unmatched = 0;
+  constexpr int kPoses = 200;
+  for (int n = 0; n < kPoses; ++n) {
+    const Eigen::VectorXd q = RandomConfiguration(*model, &rng);
+    const Eigen::Isometry3d X_WT = ReferenceSitePose(*model, tip, q);
+    const SrsSolutions all = arm->AllSolutions(X_WT);
+    REQUIRE(all.num_elbow_roots() > 0);
+    const double phi = angle(rng);
+    std::array<SrsBranch, 8> branches;
+    const int count = all.Branches(phi, &branches);
+    const Eigen::Vector3d elbow =
+        arm->X_BL() * all.parameterization(0).circle().Elbow(phi);
+    Problem problem(model);
+    problem.AddGoal(
+        std::make_shared<PositionOrientationGoal>(*model, "iiwa_link_ee",
+                                                  X_WT));
+    problem.AddGoal(std::make_shared<PositionGoal>(*model, "elbow", elbow));
+    std::vector<Eigen::VectorXd> found;
+    for (int seed = 0; seed < 300; ++seed) {
+      Eigen::VectorXd q0(7);
+      for (int i = 0; i < 7; ++i) q0[i] = angle(rng);
+      const Result r = Solve(problem, q0, options);
+      if (!r.converged()) continue;
+      bool known = false;
+      for (const auto& f : found) {
+        double gap = 0.0;
+        for (int i = 0; i < 7; ++i) {
+          gap = std::max(gap, std::abs(std::remainder(f[i] - r.q[i], 2 * kPi)));
+        }
+        known = known || gap < 1e-5;
+      }
+      if (!known) found.push_back(r.q);
+    }
+    for (const auto& f : found) {
+      bool matched = false;
+      for (int b = 0; b < count; ++b) {
+        double gap = 0.0;
+        for (int i = 0; i < 7; ++i) {
+          gap = std::max(gap, std::abs(std::remainder(
+                                  f[i] - branches[b].theta[i], 2 * kPi)));
+        }
+        matched = matched || gap < 1e-5;
+      }
+      unmatched += matched ? 0 : 1;
+    }
+    agree += static_cast<int>(found.size()) == count ? 1 : 0;
+    analytic_total += count;
+    numeric_total += static_cast<int>(found.size());
+  }
+  INFO("counts agree on " << agree << " of " << kPoses << " poses; analytic "
+                          << analytic_total << ", numeric " << numeric_total
+                          << ", numeric answers not analytic " << unmatched);
+  CHECK(unmatched == 0);
+  CHECK(agree == kPoses);
+  WARN("iiwa14 at a fixed swivel angle: counts agree on "
+       << agree << " of " << kPoses << " poses (analytic " << analytic_total
+       << " branches, numeric " << numeric_total
+       << " from 300 bounded-LM seeds per pose)");
 }
 
 TEST_CASE("Chains that are not SRS are rejected with the reason",
@@ -275,9 +368,10 @@ TEST_CASE("Chains that are not SRS are rejected with the reason",
   CHECK_THROWS_WITH(SrsArm::Create(*ur5, 0, nullptr), Contains("why"));
 }
 
-TEST_CASE("The Tolani solver solves iiwa14 and human-arm pose goals in "
-          "closed form within the limits",
-          "[analytic][solvers]") {
+TEST_CASE(
+    "The Tolani solver solves iiwa14 and human-arm pose goals in "
+    "closed form within the limits",
+    "[analytic][solvers]") {
   struct Case {
     std::shared_ptr<const Model> model;
     std::string site;
@@ -313,8 +407,8 @@ TEST_CASE("The Tolani solver solves iiwa14 and human-arm pose goals in "
       CHECK(r.iterations == 0);
       CHECK(model.WithinLimits(r.q));
       const Eigen::Isometry3d reached = ReferenceSitePose(model, site, r.q);
-      CHECK((reached.translation() - ReferenceSitePose(model, site, q)
-                                         .translation())
+      CHECK((reached.translation() -
+             ReferenceSitePose(model, site, q).translation())
                 .norm() <= 1e-9);
       for (int i = 0; i < model.nq(); ++i) {
         bool in_arm = false;
@@ -338,9 +432,10 @@ TEST_CASE("The Tolani solver refuses a non-SRS chain with the reason",
   CHECK_THAT(r.message, Contains("do not meet in one point"));
 }
 
-TEST_CASE("The benchmark runs tolani on the iiwa14 and lists it n/a on the "
-          "Panda with the reason",
-          "[analytic][solvers]") {
+TEST_CASE(
+    "The benchmark runs tolani on the iiwa14 and lists it n/a on the "
+    "Panda with the reason",
+    "[analytic][solvers]") {
   BenchmarkSolver tolani;
   for (const BenchmarkSolver& s : PoseSolvers()) {
     if (s.name == "tolani") tolani = s;
@@ -361,9 +456,8 @@ TEST_CASE("The benchmark runs tolani on the iiwa14 and lists it n/a on the "
     // Loose: the test asserts correctness, not speed (sanitizer builds).
     settings.time_budget_seconds = 0.5;
     const auto outcomes = RunTargets(iiwa, site, targets, tolani, settings);
-    const BenchmarkSummary s = Summarize("iiwa14", tolani.name,
-                                         SeedModeName(mode), iiwa->nq(),
-                                         outcomes);
+    const BenchmarkSummary s = Summarize(
+        "iiwa14", tolani.name, SeedModeName(mode), iiwa->nq(), outcomes);
     CHECK(s.false_claims == 0);
     CHECK(s.solve_rate == 1.0);
   }

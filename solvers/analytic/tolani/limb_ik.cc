@@ -10,25 +10,18 @@
 namespace iklab {
 
 namespace {
-using internal::limb::AddRoots;
-using internal::limb::AxisRotation;
 using internal::limb::ClampRounding;
 using internal::limb::ClosestReachTheta4;
 using internal::limb::ElbowCoefficients;
 using internal::limb::ElbowEquation;
 using internal::limb::ElbowRoots;
-using internal::limb::kPi;
 using internal::limb::kTwoPi;
 using internal::limb::Perpendicular;
-using internal::limb::PiecewiseSet;
 using internal::limb::Ry;
 using internal::limb::ShiftInto;
 using internal::limb::Skew;
-using internal::limb::SortSmall;
 using internal::limb::SphericalRotation;
-using internal::limb::Violation;
 using internal::limb::Wrap;
-using internal::limb::Wrap2Pi;
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -60,10 +53,9 @@ TolaniLimbIk::TolaniLimbIk(const LimbGeometry& g) {
     int idx[3];
     for (int n = 0; n < 3; ++n) {
       if (!CoordinateAxis(axes[n], &idx[n], &L.sign[n])) {
-        internal::ThrowInvalidArgument(
-            "TolaniLimbIk: geometry.", name, "[", n,
-            "] must be a +/- coordinate axis, got ",
-            internal::FormatVector(axes[n]));
+        internal::ThrowInvalidArgument("TolaniLimbIk: geometry.", name, "[", n,
+                                       "] must be a +/- coordinate axis, got ",
+                                       internal::FormatVector(axes[n]));
       }
     }
     if (idx[0] == idx[1] || idx[1] == idx[2]) {
@@ -83,22 +75,25 @@ TolaniLimbIk::TolaniLimbIk(const LimbGeometry& g) {
   s1_ = layout(g.s1_axes, "s1_axes");
   s2_ = layout(g.s2_axes, "s2_axes");
   if ((g.f_axis - Eigen::Vector3d::UnitY()).norm() > 1e-12) {
-    internal::ThrowInvalidArgument("TolaniLimbIk: geometry.f_axis must be +y "
-                                   "(Tolani 3.1), got ",
-                                   internal::FormatVector(g.f_axis));
+    internal::ThrowInvalidArgument(
+        "TolaniLimbIk: geometry.f_axis must be +y "
+        "(Tolani 3.1), got ",
+        internal::FormatVector(g.f_axis));
   }
   if (!internal::IsRigidTransform(g.A) || !internal::IsRigidTransform(g.B)) {
-    internal::ThrowInvalidArgument("TolaniLimbIk: geometry.A and geometry.B "
-                                   "must be finite rigid transforms");
+    internal::ThrowInvalidArgument(
+        "TolaniLimbIk: geometry.A and geometry.B "
+        "must be finite rigid transforms");
   }
   t_a_ = g.A.translation();
   R_a_ = g.A.linear();
   t_b_ = g.B.translation();
   R_b_ = g.B.linear();
   if (!(t_a_.norm() > 0.0) || !(t_b_.norm() > 0.0)) {
-    internal::ThrowInvalidArgument("TolaniLimbIk: the translations of "
-                                   "geometry.A and geometry.B (upper and lower "
-                                   "limb) must be non-zero");
+    internal::ThrowInvalidArgument(
+        "TolaniLimbIk: the translations of "
+        "geometry.A and geometry.B (upper and lower "
+        "limb) must be non-zero");
   }
   set_limits(g.lower, g.upper);
 }
@@ -132,7 +127,6 @@ Eigen::Vector3d TolaniLimbIk::Elbow(const Vector7d& q) const {
   return SphericalRotation(s1_.sign, a1, &q[0]) * t_a_;
 }
 
-
 TrigRoots TolaniLimbIk::SolveElbow(double distance) const {
   return ElbowRoots(ElbowCoefficients(t_a_, R_a_, t_b_), distance);
 }
@@ -159,8 +153,8 @@ void TolaniLimbIk::BuildFamily(double theta4, const Eigen::Vector3d& w0,
   const Eigen::Vector3d n0 =
       w_norm > 0.0 ? Eigen::Vector3d(w0 / w_norm) : Eigen::Vector3d::UnitZ();
   const double g_norm = goal_point.norm();
-  const Eigen::Vector3d n = g_norm > 0.0 ? Eigen::Vector3d(goal_point / g_norm)
-                                         : Eigen::Vector3d(n0);
+  const Eigen::Vector3d n =
+      g_norm > 0.0 ? Eigen::Vector3d(goal_point / g_norm) : Eigen::Vector3d(n0);
   const Eigen::Vector3d e0 = t_a_;
   const double along = e0.dot(n0);
   const Eigen::Vector3d e_perp = e0 - along * n0;
@@ -177,7 +171,8 @@ void TolaniLimbIk::BuildFamily(double theta4, const Eigen::Vector3d& w0,
   const Eigen::Vector3d m0 =
       radius > 1e-12 * e0.norm()
           ? Perpendicular(n0, e_perp / radius, Eigen::Vector3d::UnitX())
-          : Perpendicular(n0, Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitY());
+          : Perpendicular(n0, Eigen::Vector3d::UnitX(),
+                          Eigen::Vector3d::UnitY());
   Eigen::Matrix3d F0, Fg;
   F0 << n0, m0, n0.cross(m0);
   Fg << n, c.u, c.v;
@@ -205,8 +200,9 @@ void TolaniLimbIk::SetWristFree(const Eigen::Matrix3d& R_g,
   FillEuler(s2_, f->S2_, f->C2_, f->K2_, &f->wrist_);
 }
 
-void TolaniLimbIk::FillEuler(const SphericalJointLayout& L, const Eigen::Matrix3d& S,
-                             const Eigen::Matrix3d& C, const Eigen::Matrix3d& K,
+void TolaniLimbIk::FillEuler(const SphericalJointLayout& L,
+                             const Eigen::Matrix3d& S, const Eigen::Matrix3d& C,
+                             const Eigen::Matrix3d& K,
                              SwivelParameterization::EulerTrig* e) {
   const auto trig = [&](int r, int col, double k) {
     return SwivelTrig{k * S(r, col), k * C(r, col), k * K(r, col)};
@@ -215,7 +211,8 @@ void TolaniLimbIk::FillEuler(const SphericalJointLayout& L, const Eigen::Matrix3
   const double eps = L.parity;
   if (L.proper) {
     // R = R_i(a) R_j(b) R_i(c), k the remaining axis, ε the parity of
-    // (i, j, k): cos b = R_ii, tan a = R_ji / (−ε R_ki), tan c = R_ij / (ε R_ik).
+    // (i, j, k): cos b = R_ii, tan a = R_ji / (−ε R_ki), tan c = R_ij / (ε
+    // R_ik).
     e->m = trig(i, i, 1.0);
     e->n1 = trig(j, i, 1.0);
     e->d1 = trig(k, i, -eps);
@@ -388,9 +385,8 @@ LimbSolution TolaniLimbIk::SolvePose(const Eigen::Isometry3d& G_site,
   // Out of reach: the limb stretched (or folded) toward the wrist goal with
   // the goal orientation, the closest θ4 within the limits.
   const ElbowEquation eq = ElbowCoefficients(t_a_, R_a_, t_b_);
-  const double t4 = ClosestReachTheta4(eq, G.translation().norm(),
-                                       options.respect_limits, lower_[3],
-                                       upper_[3]);
+  const double t4 = ClosestReachTheta4(
+      eq, G.translation().norm(), options.respect_limits, lower_[3], upper_[3]);
   BuildFamily(t4, t_a_ + R_a_ * Ry(t4) * t_b_, G.translation(), options,
               &families[0]);
   SetWristFree(G.linear(), &families[0]);
@@ -405,7 +401,6 @@ LimbSolution TolaniLimbIk::SolvePose(const Eigen::Isometry3d& G_site,
   s.wrist_family = wf;
   return s;
 }
-
 
 LimbSolution TolaniLimbIk::SolvePosition(const Eigen::Vector3d& target,
                                          const Eigen::Vector3d& p_site,
@@ -431,9 +426,8 @@ LimbSolution TolaniLimbIk::SolvePosition(const Eigen::Vector3d& target,
     SolveFamilies(families, roots.count, options, &s, &score);
     return s;
   }
-  const double t4 = ClosestReachTheta4(eq, target.norm(),
-                                       options.respect_limits, lower_[3],
-                                       upper_[3]);
+  const double t4 = ClosestReachTheta4(
+      eq, target.norm(), options.respect_limits, lower_[3], upper_[3]);
   BuildFamily(t4, t_a_ + R_a_ * Ry(t4) * tb, target, options, &families[0]);
   SetWristGiven(wrist_angles, &families[0]);
   const double phi = Wrap(options.desired_swivel);

@@ -21,7 +21,6 @@
 ///    reduced_problem.cc).
 /// The Solver adapter on a Model's SRS chain is tolani_solver.h.
 
-
 #include <array>
 #include <limits>
 #include <string>
@@ -44,7 +43,6 @@ struct WristCurve {
   Eigen::Vector3d gamma = Eigen::Vector3d::Zero();
   Eigen::Vector3d operator()(double psi) const;
 };
-
 
 /// How to pick φ among the valid ones.
 enum class SwivelChoice {
@@ -269,8 +267,9 @@ class TolaniLimbIk {
                     SwivelParameterization* family) const;
   void SetWristGiven(const Eigen::Vector3d& wrist_angles,
                      SwivelParameterization* family) const;
-  static void FillEuler(const SphericalJointLayout& layout, const Eigen::Matrix3d& S,
-                        const Eigen::Matrix3d& C, const Eigen::Matrix3d& K,
+  static void FillEuler(const SphericalJointLayout& layout,
+                        const Eigen::Matrix3d& S, const Eigen::Matrix3d& C,
+                        const Eigen::Matrix3d& K,
                         SwivelParameterization::EulerTrig* euler);
   // The aiming families for θ4 (§3.4), one per crossing of the aim line
   // with the sphere |x| = |target| (0, 1 or 2); with none, families[0] is
@@ -291,7 +290,8 @@ class TolaniLimbIk {
                                   const Eigen::Vector3d& axis_goal,
                                   const Eigen::Vector3d& wrist_angles,
                                   const LimbIkOptions& options) const;
-  LimbSolution SolveTwoParameter(SecondParameter kind, const Eigen::Vector3d& target,
+  LimbSolution SolveTwoParameter(SecondParameter kind,
+                                 const Eigen::Vector3d& target,
                                  const Eigen::Isometry3d& E,
                                  const Eigen::Vector3d& axis_site,
                                  const Eigen::Vector3d& axis_goal,
@@ -303,7 +303,6 @@ class TolaniLimbIk {
   Eigen::Matrix3d R_a_, R_b_;
   Vector7d lower_, upper_;
 };
-
 
 }  // namespace iklab
 

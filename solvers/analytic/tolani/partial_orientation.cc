@@ -11,20 +11,14 @@ namespace iklab {
 
 namespace {
 using internal::limb::AddRoots;
-using internal::limb::AxisRotation;
-using internal::limb::ClampRounding;
-using internal::limb::ClosestReachTheta4;
 using internal::limb::ElbowCoefficients;
 using internal::limb::ElbowEquation;
-using internal::limb::ElbowRoots;
 using internal::limb::kPi;
 using internal::limb::kTwoPi;
 using internal::limb::Perpendicular;
 using internal::limb::PiecewiseSet;
 using internal::limb::Ry;
 using internal::limb::ShiftInto;
-using internal::limb::Skew;
-using internal::limb::SortSmall;
 using internal::limb::SphericalRotation;
 using internal::limb::Violation;
 using internal::limb::Wrap;
@@ -48,8 +42,8 @@ Eigen::Matrix3d PartialGoalRotation(const Eigen::Vector3d& axis_site,
       Perpendicular(axis_goal, p_hat, Eigen::Vector3d::UnitY());
   Eigen::Matrix3d Fs, Fg;
   Fs << axis_site, us, axis_site.cross(us);
-  const Eigen::Vector3d u = std::cos(psi) * ug +
-                            std::sin(psi) * axis_goal.cross(ug);
+  const Eigen::Vector3d u =
+      std::cos(psi) * ug + std::sin(psi) * axis_goal.cross(ug);
   Fg << axis_goal, u, axis_goal.cross(u);
   return Fg * Fs.transpose();
 }
@@ -62,8 +56,8 @@ LimbSolution TolaniLimbIk::SolveWithParameter(
     const LimbIkOptions& options) const {
   if (kind == SecondParameter::kPsi) {
     Eigen::Isometry3d G = Eigen::Isometry3d::Identity();
-    G.linear() = PartialGoalRotation(axis_site, axis_goal,
-                                     options.swivel_axis, parameter);
+    G.linear() = PartialGoalRotation(axis_site, axis_goal, options.swivel_axis,
+                                     parameter);
     G.translation() = target;
     LimbSolution s = SolvePose(G, E, options);
     s.parameter = parameter;
@@ -248,12 +242,13 @@ LimbSolution TolaniLimbIk::SolveAiming(const Eigen::Vector3d& target,
 }
 
 LimbSolution TolaniLimbIk::SolveTwoParameter(
-    SecondParameter kind, const Eigen::Vector3d& target, const Eigen::Isometry3d& E,
-    const Eigen::Vector3d& axis_site, const Eigen::Vector3d& axis_goal,
-    const Eigen::Vector3d& wrist_angles, const LimbIkOptions& options) const {
+    SecondParameter kind, const Eigen::Vector3d& target,
+    const Eigen::Isometry3d& E, const Eigen::Vector3d& axis_site,
+    const Eigen::Vector3d& axis_goal, const Eigen::Vector3d& wrist_angles,
+    const LimbIkOptions& options) const {
   const auto solve_at = [&](double parameter) {
-    return SolveWithParameter(kind, parameter, target, E, axis_site,
-                              axis_goal, wrist_angles, options);
+    return SolveWithParameter(kind, parameter, target, E, axis_site, axis_goal,
+                              wrist_angles, options);
   };
   // The admissible range of the second parameter, and its first choice.
   SwivelIntervals range;
@@ -312,13 +307,14 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
       return s;
     }
     // Eqs. (10)–(12): ψ per options.psi_choice within the reachable range.
-    first = ChoosePsi(PartialOrientationWrist(target, E, axis_site, axis_goal,
-                                              options),
-                      options, range);
+    first = ChoosePsi(
+        PartialOrientationWrist(target, E, axis_site, axis_goal, options),
+        options, range);
   } else {
     const double lo4 = lower_[3], hi4 = upper_[3];
     const bool bounded = std::isfinite(lo4) && std::isfinite(hi4);
-    const bool limited = options.respect_limits && bounded && hi4 - lo4 < kTwoPi;
+    const bool limited =
+        options.respect_limits && bounded && hi4 - lo4 < kTwoPi;
     if (std::isfinite(options.aiming_theta4)) {
       LimbSolution s = solve_at(options.aiming_theta4);
       return s;
@@ -405,8 +401,8 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
     int count = 1;
     if (kind == SecondParameter::kPsi) {
       Eigen::Isometry3d G = Eigen::Isometry3d::Identity();
-      G.linear() = PartialGoalRotation(axis_site, axis_goal,
-                                       options.swivel_axis, tau);
+      G.linear() =
+          PartialGoalRotation(axis_site, axis_goal, options.swivel_axis, tau);
       G.translation() = target;
       count = Parameterize(G * E.inverse(Eigen::Isometry), options, &families);
     } else {
@@ -449,8 +445,7 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
             Vector7d unused;
             const double fp = F(xp[0], xp[1], sf, wf, root, &unused);
             const double fm = F(xm[0], xm[1], sf, wf, root, &unused);
-            grad[d] = std::isfinite(fp) && std::isfinite(fm) &&
-                              xp[d] > xm[d]
+            grad[d] = std::isfinite(fp) && std::isfinite(fm) && xp[d] > xm[d]
                           ? (fp - fm) / (xp[d] - xm[d])
                           : 0.0;
           }
@@ -460,8 +455,8 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
         box.max_iterations = std::max(1, options.refine_iterations);
         box.epsilon = 1e-8;
         Eigen::VectorXd x0(2), lb(2), ub(2);
-        const double t0 = std::clamp(tau_lo + Wrap2Pi(tau0 - tau_lo), tau_lo,
-                                     tau_hi);
+        const double t0 =
+            std::clamp(tau_lo + Wrap2Pi(tau0 - tau_lo), tau_lo, tau_hi);
         x0 << phi0, t0;
         lb << phi0 - kPi, tau_lo;
         ub << phi0 + kPi, tau_hi;
@@ -473,7 +468,8 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
         if (!std::isfinite(F(x[0], x[1], sf, wf, root, &q))) continue;
         double violation = 0.0;
         for (int i = 0; i < 7; ++i) {
-          violation = std::max(violation, Violation(lower_[i], upper_[i], q[i]));
+          violation =
+              std::max(violation, Violation(lower_[i], upper_[i], q[i]));
         }
         if (violation < refined_violation) {
           refined_violation = violation;

@@ -10,7 +10,6 @@
 namespace iklab {
 
 namespace {
-using internal::limb::AddRoots;
 using internal::limb::AxisRotation;
 using internal::limb::ClampRounding;
 using internal::limb::ClosestReachTheta4;
@@ -19,16 +18,10 @@ using internal::limb::ElbowEquation;
 using internal::limb::ElbowRoots;
 using internal::limb::kPi;
 using internal::limb::kTwoPi;
-using internal::limb::Perpendicular;
-using internal::limb::PiecewiseSet;
 using internal::limb::Ry;
 using internal::limb::ShiftInto;
 using internal::limb::Skew;
-using internal::limb::SortSmall;
-using internal::limb::SphericalRotation;
-using internal::limb::Violation;
 using internal::limb::Wrap;
-using internal::limb::Wrap2Pi;
 }  // namespace
 
 LimbSolution TolaniLimbIk::ApproximatePose(const Eigen::Isometry3d& G_site,
@@ -41,8 +34,7 @@ LimbSolution TolaniLimbIk::ApproximatePose(const Eigen::Isometry3d& G_site,
   const Eigen::Matrix3d& R_g = G.linear();
   const Eigen::Vector3d t_e = E.translation();
   // ½‖D‖²_F + ½‖D t_e‖² = ½ tr(D W Dᵀ) with D = R − R_g, W = I + t_e t_eᵀ.
-  const Eigen::Matrix3d W =
-      Eigen::Matrix3d::Identity() + t_e * t_e.transpose();
+  const Eigen::Matrix3d W = Eigen::Matrix3d::Identity() + t_e * t_e.transpose();
   // θ4: the roots of Eq. (5) within the elbow limits place the wrist
   // exactly; without one, the θ4 within the limits whose reach is closest.
   const ElbowEquation eq = ElbowCoefficients(t_a_, R_a_, t_b_);
@@ -55,8 +47,8 @@ LimbSolution TolaniLimbIk::ApproximatePose(const Eigen::Isometry3d& G_site,
   }
   const bool exact = num_elbow > 0;
   if (!exact) {
-    elbow[num_elbow++] = ClosestReachTheta4(eq, t_g.norm(), true, lower_[3],
-                                            upper_[3]);
+    elbow[num_elbow++] =
+        ClosestReachTheta4(eq, t_g.norm(), true, lower_[3], upper_[3]);
   }
   // The wrist's Euler axes and their cross-product matrices.
   const int a2[3] = {s2_.i, s2_.j, s2_.proper ? s2_.i : s2_.k};
@@ -64,8 +56,8 @@ LimbSolution TolaniLimbIk::ApproximatePose(const Eigen::Isometry3d& G_site,
   for (int n = 0; n < 3; ++n) {
     K[n] = s2_.sign[n] * Skew(Eigen::Vector3d::Unit(a2[n]));
   }
-  const double desired = options.use_desired_elbow ? 0.0
-                                                   : options.desired_swivel;
+  const double desired =
+      options.use_desired_elbow ? 0.0 : options.desired_swivel;
   double best_value = std::numeric_limits<double>::infinity();
   Vector7d best_q = s.q;
   double best_phi = 0.0;
@@ -178,7 +170,8 @@ LimbSolution TolaniLimbIk::ApproximatePose(const Eigen::Isometry3d& G_site,
       2.0 * std::asin(std::min(1.0, (R - R_g).norm() / (2.0 * std::sqrt(2.0))));
   if (exact && nu <= 1e-10) {
     out.status = LimbIkStatus::kSolved;
-    out.message = "Table 3 reduced problem: an exact solution within the limits";
+    out.message =
+        "Table 3 reduced problem: an exact solution within the limits";
   } else if (exact) {
     out.status = LimbIkStatus::kLimitsInfeasible;
     out.message =

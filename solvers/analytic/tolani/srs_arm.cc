@@ -1,6 +1,7 @@
 #include "solvers/analytic/tolani/srs_arm.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <vector>
 
@@ -68,8 +69,8 @@ bool SphericalJoint(const char* name, int k0, const std::array<Vector3d, 7>& h,
     const Vector3d& u = h[k0 + n];
     const Vector3d& v = h[k0 + n + 1];
     if (std::abs(u.dot(v)) > tolerance) {
-      *why = StrCat("tolani: ", name, " axes ", k0 + n + 1, " and ",
-                    k0 + n + 2, " meet at ", angle(u, v),
+      *why = StrCat("tolani: ", name, " axes ", k0 + n + 1, " and ", k0 + n + 2,
+                    " meet at ", angle(u, v),
                     " degrees, not 90: Tolani's Euler-angle analysis of the "
                     "swivel (3.2.4) needs perpendicular consecutive axes");
       return false;
@@ -86,9 +87,11 @@ bool SphericalJoint(const char* name, int k0, const std::array<Vector3d, 7>& h,
   for (int n = 0; n < 3; ++n) {
     const double miss = Perp(h[k0 + n], *centre - p[k0 + n]).norm();
     if (miss > length_tolerance) {
-      *why = StrCat("tolani: the ", name, " axes do not meet in one point: "
-                    "axis ", k0 + n + 1, " misses the meeting point of axes ",
-                    k0 + 1, " and ", k0 + 2, " by ", miss,
+      *why = StrCat("tolani: the ", name,
+                    " axes do not meet in one point: "
+                    "axis ",
+                    k0 + n + 1, " misses the meeting point of axes ", k0 + 1,
+                    " and ", k0 + 2, " by ", miss,
                     " (an offset spherical joint is not SRS)");
       return false;
     }
@@ -149,9 +152,9 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
     if (model.kind(s) == StepKind::kRevolute) joints.push_back(s);
   }
   if (joints.size() < 7) {
-    *why = StrCat("tolani: the chain to site \"", model.site_name(site),
-                  "\" has ", joints.size(),
-                  " revolute joints; an SRS arm needs 7");
+    *why =
+        StrCat("tolani: the chain to site \"", model.site_name(site), "\" has ",
+               joints.size(), " revolute joints; an SRS arm needs 7");
     return nullptr;
   }
   joints.erase(joints.begin(), joints.end() - 7);
@@ -209,8 +212,8 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
   Eigen::Isometry3d X_BF = Eigen::Isometry3d::Identity();
   const Vector3d e0 = p[3] + h[3] * h[3].dot(shoulder - p[3]);
   {
-    const Vector3d reference = std::abs(h[3].x()) < 0.9 ? Vector3d::UnitX()
-                                                          : Vector3d::UnitZ();
+    const Vector3d reference =
+        std::abs(h[3].x()) < 0.9 ? Vector3d::UnitX() : Vector3d::UnitZ();
     const Vector3d x = Perp(h[3], reference).normalized();
     Matrix3d F;
     F << x, h[3], x.cross(h[3]);
@@ -245,9 +248,10 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
   const internal::limb::ElbowEquation eq = internal::limb::ElbowCoefficients(
       g.A.translation(), g.A.linear(), g.B.translation());
   if (!(std::hypot(eq.a, eq.b) > tolerance * scale * scale)) {
-    *why = StrCat("tolani: the elbow axis (joint 4) does not change the "
-                  "shoulder-wrist distance (it passes through the shoulder or "
-                  "wrist centre): Tolani's Eq. (5) has no solution for theta4");
+    *why = StrCat(
+        "tolani: the elbow axis (joint 4) does not change the "
+        "shoulder-wrist distance (it passes through the shoulder or "
+        "wrist centre): Tolani's Eq. (5) has no solution for theta4");
     return nullptr;
   }
   std::shared_ptr<SrsArm> arm(new SrsArm(g));
@@ -257,7 +261,8 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
   for (int n = 0; n < 7; ++n) arm->coordinate_[n] = model.dof(joints[n]);
   if (!base_moves) {
     Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
-    for (auto it = path.begin(); it != first; ++it) X_WB = X_WB * model.X_PJ(*it);
+    for (auto it = path.begin(); it != first; ++it)
+      X_WB = X_WB * model.X_PJ(*it);
     arm->X_WB_ = X_WB;
   }
   arm->X_BL_ = X_BL;
@@ -266,8 +271,7 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
   const Vector3d line = (wrist - shoulder).normalized();
   Eigen::Index best;
   line.cwiseAbs().minCoeff(&best);
-  arm->swivel_reference_ =
-      X_BL.linear().transpose() * Vector3d::Unit(best);
+  arm->swivel_reference_ = X_BL.linear().transpose() * Vector3d::Unit(best);
   arm->description_ =
       StrCat("SRS: shoulder ", AxesName(g.s1_axes),
              LayoutOf(g.s1_axes).proper ? " (proper Euler)" : " (Tait-Bryan)",
@@ -316,8 +320,8 @@ int SrsSolutions::Branches(double phi,
         for (int i = 0; i < n && !duplicate; ++i) {
           double gap = 0.0;
           for (int k = 0; k < 7; ++k) {
-            gap = std::max(gap, std::abs(Wrap((*branches)[i].theta[k] -
-                                              b.theta[k])));
+            gap = std::max(
+                gap, std::abs(Wrap((*branches)[i].theta[k] - b.theta[k])));
           }
           duplicate = gap <= 1e-9;
         }
@@ -325,9 +329,9 @@ int SrsSolutions::Branches(double phi,
         b.within_limits = true;
         for (int k = 0; k < 7; ++k) {
           double t = b.theta[k];
-          b.within_limits =
-              b.within_limits && ShiftInto(lower_[k], upper_[k], 0.0, &t) &&
-              t == b.theta[k];
+          b.within_limits = b.within_limits &&
+                            ShiftInto(lower_[k], upper_[k], 0.0, &t) &&
+                            t == b.theta[k];
         }
         (*branches)[n++] = b;
       }

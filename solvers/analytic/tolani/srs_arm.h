@@ -78,16 +78,16 @@ class SrsSolutions {
   /// V_r (Tolani §3.2.4): the swivel angles at which root r has a branch
   /// within every joint limit. φ is measured about the shoulder → wrist axis
   /// from the projection of SrsArm::swivel_reference() (radians, [0, 2π)).
-  const SwivelIntervals& valid(int root) const {
-    return analyses_[root].valid;
-  }
+  const SwivelIntervals& valid(int root) const { return analyses_[root].valid; }
   /// The union of valid(r) over the roots: the φ at which some solution
   /// respects the limits.
   SwivelIntervals Valid() const;
-  /// The elbow circle of root r (base frame is not implied: limb frame).
+  /// The swivel parameterization of root r (Tolani Eqs. 6-7, in the limb
+  /// frame: its circle() is the elbow circle, JointAngles(φ, f, g) a branch).
   const SwivelParameterization& parameterization(int root) const {
     return families_[root];
   }
+  /// The per-joint, shoulder and wrist interval sets behind valid(r).
   const SwivelAnalysis& analysis(int root) const { return analyses_[root]; }
 
   /// Every discrete branch at swivel angle φ: for each elbow root, each

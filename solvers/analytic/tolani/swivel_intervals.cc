@@ -9,23 +9,7 @@
 namespace iklab {
 
 namespace {
-using internal::limb::AddRoots;
-using internal::limb::AxisRotation;
-using internal::limb::ClampRounding;
-using internal::limb::ClosestReachTheta4;
-using internal::limb::ElbowCoefficients;
-using internal::limb::ElbowEquation;
-using internal::limb::ElbowRoots;
-using internal::limb::kPi;
 using internal::limb::kTwoPi;
-using internal::limb::Perpendicular;
-using internal::limb::PiecewiseSet;
-using internal::limb::Ry;
-using internal::limb::ShiftInto;
-using internal::limb::Skew;
-using internal::limb::SortSmall;
-using internal::limb::SphericalRotation;
-using internal::limb::Violation;
 using internal::limb::Wrap;
 using internal::limb::Wrap2Pi;
 }  // namespace
@@ -151,6 +135,5 @@ double SwivelIntervals::Closest(double phi, double margin) const {
   }
   return best;
 }
-
 
 }  // namespace iklab

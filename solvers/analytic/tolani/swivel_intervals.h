@@ -62,7 +62,6 @@ class SwivelIntervals {
   int size_ = 0;
 };
 
-
 }  // namespace iklab
 
 #endif  // IKLAB_SOLVERS_ANALYTIC_TOLANI_SWIVEL_INTERVALS_H_

@@ -11,23 +11,13 @@ namespace iklab {
 namespace {
 using internal::limb::AddRoots;
 using internal::limb::AxisRotation;
-using internal::limb::ClampRounding;
-using internal::limb::ClosestReachTheta4;
-using internal::limb::ElbowCoefficients;
-using internal::limb::ElbowEquation;
-using internal::limb::ElbowRoots;
 using internal::limb::kPi;
 using internal::limb::kTwoPi;
-using internal::limb::Perpendicular;
-using internal::limb::PiecewiseSet;
-using internal::limb::Ry;
 using internal::limb::ShiftInto;
-using internal::limb::Skew;
 using internal::limb::SortSmall;
 using internal::limb::SphericalRotation;
 using internal::limb::Violation;
 using internal::limb::Wrap;
-using internal::limb::Wrap2Pi;
 }  // namespace
 
 Eigen::Vector3d ElbowCircle::Elbow(double phi) const {
@@ -40,8 +30,6 @@ double ElbowCircle::SwivelOfElbow(const Eigen::Vector3d& desired_elbow) const {
   if (p_star.norm() == 0.0) return 0.0;
   return std::atan2(p_star.dot(v), p_star.dot(u));
 }
-
-
 
 // ---------------------------------------------------------------------------
 // SwivelParameterization
@@ -134,8 +122,9 @@ Vector7d SwivelParameterization::JointAngles(double phi, int shoulder_family,
   return q;
 }
 
-Vector7d SwivelParameterization::JointAngleDerivatives(
-    double phi, int shoulder_family, int wrist_family) const {
+Vector7d SwivelParameterization::JointAngleDerivatives(double phi,
+                                                       int shoulder_family,
+                                                       int wrist_family) const {
   Vector7d d = Vector7d::Zero();
   Derivatives(shoulder_, 0, shoulder_family, phi, &d[0]);
   if (wrist_free_) Derivatives(wrist_, 1, wrist_family, phi, &d[4]);
@@ -243,12 +232,13 @@ void SwivelParameterization::Analyze(SwivelAnalysis* a) const {
     for (int n = 0; n < 3; ++n) {
       const SwivelTrig& num = n == 0 ? e.n1 : e.n3;
       const SwivelTrig& den = n == 0 ? e.d1 : e.d3;
-      JointSets(n, L.proper, L.sign[n], e.m, num, den, lower_[base + n],
-                upper_[base + n],
-                [&](double phi, int f, double* out) {
-                  Angles(e, joint, f, phi, out);
-                },
-                &a->per_joint[base + n]);
+      JointSets(
+          n, L.proper, L.sign[n], e.m, num, den, lower_[base + n],
+          upper_[base + n],
+          [&](double phi, int f, double* out) {
+            Angles(e, joint, f, phi, out);
+          },
+          &a->per_joint[base + n]);
     }
     for (int f = 0; f < kNumFamilies; ++f) {
       (*sets)[f] = a->per_joint[base][f]
@@ -281,8 +271,8 @@ void SwivelParameterization::Analyze(SwivelAnalysis* a) const {
   }
 }
 
-bool SwivelParameterization::FamiliesAt(double phi,
-                                        double tolerance, int* shoulder_family,
+bool SwivelParameterization::FamiliesAt(double phi, double tolerance,
+                                        int* shoulder_family,
                                         int* wrist_family) const {
   double best = std::numeric_limits<double>::infinity();
   const int wrist_families = wrist_free_ ? kNumFamilies : 1;
@@ -291,8 +281,7 @@ bool SwivelParameterization::FamiliesAt(double phi,
       const Vector7d q = JointAngles(phi, f, g);
       double violation = 0.0;
       for (int i = 0; i < 7; ++i) {
-        violation = std::max(violation, Violation(lower_[i], upper_[i],
-                                                  q[i]));
+        violation = std::max(violation, Violation(lower_[i], upper_[i], q[i]));
       }
       if (violation < best) {
         best = violation;
@@ -303,6 +292,5 @@ bool SwivelParameterization::FamiliesAt(double phi,
   }
   return best <= tolerance;
 }
-
 
 }  // namespace iklab

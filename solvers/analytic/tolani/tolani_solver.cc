@@ -50,9 +50,10 @@ bool TolaniLimbOptions::IsValid(std::string* why) const {
   if (!std::isfinite(ik.desired_swivel) || !std::isfinite(ik.desired_psi) ||
       !ik.desired_elbow.allFinite() || !ik.desired_wrist.allFinite() ||
       std::isinf(ik.aiming_theta4)) {
-    return fail("options.ik: desired_swivel, desired_psi, desired_elbow, "
-                "desired_wrist and aiming_theta4 must be finite "
-                "(aiming_theta4 may be NaN)");
+    return fail(
+        "options.ik: desired_swivel, desired_psi, desired_elbow, "
+        "desired_wrist and aiming_theta4 must be finite "
+        "(aiming_theta4 may be NaN)");
   }
   if (!wrist_angles.allFinite()) {
     return fail("options.wrist_angles must be finite");
@@ -289,11 +290,10 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
     const LimbSolution r = ik.ApproximatePose(G, E, ik_options);
     if (r.reduced) {
       const SolveStatus reduced_status =
-          r.status == LimbIkStatus::kSolved
-              ? SolveStatus::kConverged
-              : r.status == LimbIkStatus::kUnreachable
-                    ? SolveStatus::kUnreachable
-                    : SolveStatus::kLimitsInfeasible;
+          r.status == LimbIkStatus::kSolved ? SolveStatus::kConverged
+          : r.status == LimbIkStatus::kUnreachable
+              ? SolveStatus::kUnreachable
+              : SolveStatus::kLimitsInfeasible;
       Result result = scope.Finish(full_pose(r.q), reduced_status, r.message);
       result.iterations = r.iterations;
       return result;

@@ -5,7 +5,6 @@
 /// The Solver adapter of the Tolani limb solver (Tolani, Goswami & Badler
 /// 2000, Tables 2 and 3) on any SRS chain of a Model.
 
-
 #include <memory>
 #include <mutex>
 #include <string>

@@ -11,25 +11,8 @@
 namespace iklab {
 
 namespace {
-using internal::limb::AddRoots;
-using internal::limb::AxisRotation;
-using internal::limb::ClampRounding;
-using internal::limb::ClosestReachTheta4;
-using internal::limb::ElbowCoefficients;
-using internal::limb::ElbowEquation;
-using internal::limb::ElbowRoots;
 using internal::limb::kPi;
-using internal::limb::kTwoPi;
-using internal::limb::Perpendicular;
-using internal::limb::PiecewiseSet;
-using internal::limb::Ry;
-using internal::limb::ShiftInto;
-using internal::limb::Skew;
-using internal::limb::SortSmall;
-using internal::limb::SphericalRotation;
-using internal::limb::Violation;
 using internal::limb::Wrap;
-using internal::limb::Wrap2Pi;
 }  // namespace
 
 TrigRoots SolveTrigEquation(double a, double b, double c, double tolerance) {
@@ -58,8 +41,7 @@ int SolveTrigQuadratic(double a, double b, double c, double d, double e,
   };
   const auto dg = [&](double p) {
     const double cs = std::cos(p), sn = std::sin(p);
-    return 2.0 * (b - a) * cs * sn + c * (cs * cs - sn * sn) - d * sn +
-           e * cs;
+    return 2.0 * (b - a) * cs * sn + c * (cs * cs - sn * sn) - d * sn + e * cs;
   };
   // The quartic in u = tan(ψ/2), ascending powers (multiply the equation by
   // (1 + u²)²; see the header).
@@ -78,8 +60,8 @@ int SolveTrigQuadratic(double a, double b, double c, double d, double e,
   if (degree < 4) candidates[n++] = kPi;
   if (degree >= 1) {
     // Companion matrix of the monic polynomial (fixed capacity: no heap).
-    using Companion = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0,
-                                    4, 4>;
+    using Companion =
+        Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 4, 4>;
     Companion C = Companion::Zero(degree, degree);
     for (int i = 1; i < degree; ++i) C(i, i - 1) = 1.0;
     for (int i = 0; i < degree; ++i) C(i, degree - 1) = -poly[i] / poly[degree];
@@ -115,7 +97,6 @@ int SolveTrigQuadratic(double a, double b, double c, double d, double e,
   return count;
 }
 
-
 double SwivelTrig::operator()(double phi) const {
   return alpha * std::sin(phi) + beta * std::cos(phi) + gamma;
 }
@@ -123,6 +104,5 @@ double SwivelTrig::operator()(double phi) const {
 double SwivelTrig::Derivative(double phi) const {
   return alpha * std::cos(phi) - beta * std::sin(phi);
 }
-
 
 }  // namespace iklab

@@ -18,10 +18,8 @@ namespace iklab {
 namespace internal {
 namespace limb {
 
-
 inline constexpr double kPi = 3.14159265358979323846;
 inline constexpr double kTwoPi = 2.0 * kPi;
-
 
 // Wraps into (−π, π]. Most arguments (atan2/asin results, their sums with
 // ±π) are within a turn of that range: those skip std::remainder, which
@@ -89,7 +87,8 @@ inline Eigen::Matrix3d AxisRotation(int axis, double t) {
 
 // R(a0, q0) R(a1, q1) R(a2, q2) for signed coordinate axes.
 inline Eigen::Matrix3d SphericalRotation(const std::array<double, 3>& sign,
-                                  const int* axes, const double* angles) {
+                                         const int* axes,
+                                         const double* angles) {
   Eigen::Matrix3d R = Eigen::Matrix3d::Identity();
   for (int n = 0; n < 3; ++n) {
     R = R * AxisRotation(axes[n], sign[n] * angles[n]);
@@ -100,8 +99,8 @@ inline Eigen::Matrix3d SphericalRotation(const std::array<double, 3>& sign,
 // A unit vector ⊥ n: the projection of `preferred` (or, when that is nearly
 // parallel to n, of the coordinate axis least aligned with n).
 inline Eigen::Vector3d Perpendicular(const Eigen::Vector3d& n,
-                              const Eigen::Vector3d& preferred,
-                              const Eigen::Vector3d& fallback) {
+                                     const Eigen::Vector3d& preferred,
+                                     const Eigen::Vector3d& fallback) {
   Eigen::Vector3d p = preferred - preferred.dot(n) * n;
   if (p.norm() > 1e-9) return p.normalized();
   p = fallback - fallback.dot(n) * n;
@@ -126,7 +125,8 @@ inline void SortSmall(double* v, int n) {
 }
 
 // Adds the roots in [0, 2π) of f(φ) = level to `roots`.
-inline void AddRoots(const SwivelTrig& f, double level, double* roots, int* count) {
+inline void AddRoots(const SwivelTrig& f, double level, double* roots,
+                     int* count) {
   // α sin φ + β cos φ + γ = level  ⇔  β cos φ + α sin φ = level − γ.
   const TrigRoots r = SolveTrigEquation(f.beta, f.alpha, level - f.gamma, 1e-9);
   for (int i = 0; i < r.count; ++i) roots[(*count)++] = Wrap2Pi(r.values[i]);
@@ -135,7 +135,8 @@ inline void AddRoots(const SwivelTrig& f, double level, double* roots, int* coun
 // {φ ∈ [0, 2π]: test(midpoint of each piece between breakpoints)}, the
 // breakpoints being `roots` (unsorted) plus 0 and 2π.
 template <typename Test>
-inline SwivelIntervals PiecewiseSet(double* roots, int count, const Test& test) {
+inline SwivelIntervals PiecewiseSet(double* roots, int count,
+                                    const Test& test) {
   SortSmall(roots, count);
   SwivelIntervals set;
   double previous = 0.0;
@@ -149,7 +150,6 @@ inline SwivelIntervals PiecewiseSet(double* roots, int count, const Test& test) 
   return set;
 }
 
-
 // Eq. (5): |t_a + R_a Ry(θ4) t_b|² = d², i.e. with p = R_aᵀ t_a and Ry(θ)t =
 // (ŷ·t)ŷ + cos θ (t − (ŷ·t)ŷ) + sin θ (ŷ × t):
 //   a cos θ4 + b sin θ4 = c,  a = p·t_b − p_y t_by,  b = p·(ŷ × t_b),
@@ -160,8 +160,8 @@ struct ElbowEquation {
 };
 
 inline ElbowEquation ElbowCoefficients(const Eigen::Vector3d& t_a,
-                                const Eigen::Matrix3d& R_a,
-                                const Eigen::Vector3d& t_b) {
+                                       const Eigen::Matrix3d& R_a,
+                                       const Eigen::Vector3d& t_b) {
   const Eigen::Vector3d p = R_a.transpose() * t_a;
   ElbowEquation e;
   e.a = p.dot(t_b) - p.y() * t_b.y();
@@ -182,12 +182,12 @@ inline TrigRoots ElbowRoots(const ElbowEquation& e, double distance) {
 // θ4 (within [lo, hi] when `limited`) whose wrist distance is closest to
 // `distance`: the extremes of a cos θ + b sin θ are at atan2(b, a) (max) and
 // + π (min); within limits the candidates are those and the ends.
-inline double ClosestReachTheta4(const ElbowEquation& e, double distance, bool limited,
-                          double lo, double hi) {
+inline double ClosestReachTheta4(const ElbowEquation& e, double distance,
+                                 bool limited, double lo, double hi) {
   const auto dist = [&e](double t) {
     return std::sqrt(std::max(
-        0.0, e.ta2 + e.tb2 + 2.0 * (e.a * std::cos(t) + e.b * std::sin(t) +
-                                    e.c0)));
+        0.0,
+        e.ta2 + e.tb2 + 2.0 * (e.a * std::cos(t) + e.b * std::sin(t) + e.c0)));
   };
   const double t_max = std::atan2(e.b, e.a);
   double candidates[4] = {t_max, Wrap(t_max + kPi), lo, hi};
@@ -211,7 +211,6 @@ inline double ClosestReachTheta4(const ElbowEquation& e, double distance, bool l
   }
   return best;
 }
-
 
 // Moves entries of q that miss a limit by a few ulps (rounding at the end of
 // a valid swivel interval) onto the limit.
