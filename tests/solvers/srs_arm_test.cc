@@ -420,6 +420,33 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("On a limb of the human figure only the limb moves, also in the "
+          "whole-problem fallback",
+          "[analytic][solvers]") {
+  const auto human = Human();
+  const int site = human->SiteIndex("left_hand");
+  const auto arm = MustCreate(*human, site);
+  std::mt19937_64 rng(31);
+  const Eigen::VectorXd start = RandomConfiguration(*human, &rng);
+  // Far out of reach: the closed form reports it, L-BFGS-B refines it.
+  Problem problem(human);
+  problem.AddGoal(std::make_shared<PositionGoal>(
+      *human, "left_hand", Eigen::Vector3d(0.0, 5.0, 1.2)));
+  const Result r = TolaniLimbSolver().Solve(problem, start);
+  INFO(r.message);
+  CHECK(r.status == SolveStatus::kUnreachable);
+  CHECK_THAT(r.message, Contains("whole-problem L-BFGS-B fallback"));
+  CHECK(human->WithinLimits(r.q));
+  int moved = 0;
+  for (int i = 0; i < human->nq(); ++i) {
+    bool in_arm = false;
+    for (int k = 0; k < 7; ++k) in_arm = in_arm || arm->coordinate(k) == i;
+    if (!in_arm) CHECK(r.q[i] == start[i]);
+    if (in_arm && r.q[i] != start[i]) ++moved;
+  }
+  CHECK(moved > 0);
+}
+
 TEST_CASE("The Tolani solver refuses a non-SRS chain with the reason",
           "[analytic][solvers]") {
   const auto panda = Robot("panda.urdf", "panda_link0", "panda_hand");

@@ -178,7 +178,7 @@ void TolaniLimbIk::BuildFamily(double theta4, const Eigen::Vector3d& w0,
   Fg << n, c.u, c.v;
   f->R0_ = Fg * F0.transpose();
   // R1(φ) = R_n(φ) R0 = sin φ (N R0) + cos φ (−N² R0) + (I + N²) R0
-  // (NOTES-ON-THE-SEEDS, §3.2.4).
+  // (Tolani §3.2.4; the printed coefficients are garbled, rebuilt here).
   const Eigen::Matrix3d N = Skew(n);
   const Eigen::Matrix3d N2 = N * N;
   f->S1_ = N * f->R0_;

@@ -157,6 +157,9 @@ class TolaniLimbIk {
 
   const Vector7d& lower() const { return lower_; }
   const Vector7d& upper() const { return upper_; }
+  /// The layouts of S1 and S2 read from the geometry's axes.
+  const SphericalJointLayout& shoulder_layout() const { return s1_; }
+  const SphericalJointLayout& wrist_layout() const { return s2_; }
   /// Overrides the limits (e.g. with a Problem's bounds; ±∞ allowed).
   /// @throws std::invalid_argument on NaN or lower > upper.
   void set_limits(const Vector7d& lower, const Vector7d& upper);

@@ -99,19 +99,6 @@ bool SphericalJoint(const char* name, int k0, const std::array<Vector3d, 7>& h,
   return true;
 }
 
-SphericalJointLayout LayoutOf(const std::array<Vector3d, 3>& axes) {
-  Eigen::Index i, j, k;
-  axes[0].cwiseAbs().maxCoeff(&i);
-  axes[1].cwiseAbs().maxCoeff(&j);
-  axes[2].cwiseAbs().maxCoeff(&k);
-  SphericalJointLayout L;
-  L.proper = i == k;
-  L.i = static_cast<int>(i);
-  L.j = static_cast<int>(j);
-  L.k = L.proper ? 3 - L.i - L.j : static_cast<int>(k);
-  return L;
-}
-
 std::string AxesName(const std::array<Vector3d, 3>& axes) {
   std::string name;
   for (const Vector3d& a : axes) {
@@ -274,9 +261,11 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
   arm->swivel_reference_ = X_BL.linear().transpose() * Vector3d::Unit(best);
   arm->description_ =
       StrCat("SRS: shoulder ", AxesName(g.s1_axes),
-             LayoutOf(g.s1_axes).proper ? " (proper Euler)" : " (Tait-Bryan)",
+             arm->ik_.shoulder_layout().proper ? " (proper Euler)"
+                                               : " (Tait-Bryan)",
              ", wrist ", AxesName(g.s2_axes),
-             LayoutOf(g.s2_axes).proper ? " (proper Euler)" : " (Tait-Bryan)");
+             arm->ik_.wrist_layout().proper ? " (proper Euler)"
+                                            : " (Tait-Bryan)");
   return arm;
 }
 

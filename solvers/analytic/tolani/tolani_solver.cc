@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <typeinfo>
+#include <vector>
 
 #include "constraints/aiming_goal.h"
 #include "constraints/orientation_goal.h"
@@ -305,7 +307,24 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
   // analytic effort.
   LbfgsbOptions fallback;
   fallback.common = options_.common;
-  const Result best = iklab::Solve(problem, q, fallback);
+  // Only the arm moves: a limb of a bigger figure keeps the other
+  // coordinates at the start pose (bounds pinned there).
+  Problem arm_problem = problem;
+  if (model.nq() > 7) {
+    std::vector<bool> in_arm(model.nq(), false);
+    for (int k = 0; k < 7; ++k) in_arm[arm.coordinate(k)] = true;
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < model.nq(); ++i) {
+      if (!in_arm[i]) {
+        arm_problem.mutable_bounds()->Set(i, scope.start()[i],
+                                          scope.start()[i]);
+      } else if (!fallback.common.respect_limits) {
+        arm_problem.mutable_bounds()->Set(i, -kInf, kInf);
+      }
+    }
+    fallback.common.respect_limits = true;
+  }
+  const Result best = iklab::Solve(arm_problem, q, fallback);
   const bool better = best.final_potential <
                       problem.EvaluatePotential(q, scope.workspace(), nullptr);
   Result result =
