@@ -148,7 +148,7 @@ Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
   return outcome;
 }
 
-std::vector<Method> Methods(const ArmSetup& arm, Task task, bool limits,
+std::vector<Method> Methods(Task task, bool limits,
                             bool inverse_jacobian) {
   std::vector<Method> methods;
   TolaniLimbOptions analytic;

@@ -104,7 +104,6 @@ class TolaniLimbSolver final : public Solver {
   TolaniLimbOptions options_;
   mutable std::mutex mutex_;
   mutable std::shared_ptr<const Setup> cached_;
-  mutable std::string cached_why_;
 };
 
 /// TolaniLimbSolver(options).Solve(problem, q0).
