@@ -37,7 +37,7 @@
 #include "solvers/multi_effector_solver.h"
 #include "solvers/pseudo_inverse_solver.h"
 #include "solvers/restarts.h"
-#include "solvers/tolani_limb_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/trajectory.h"
 #include "solvers/two_link_analytic.h"
 

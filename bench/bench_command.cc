@@ -39,8 +39,8 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
           "Solvers to run (default: all): bounded-lm, lbfgsb+restarts, "
           "ceres-lm+restarts, ceres-dogleg+restarts, analytic-6r (robots "
           "with a spherical wrist or three parallel axes only, n/a on the "
-          "others), and the KDL baselines kdl-lma, kdl-nr-jl when built "
-          "with KDL")
+          "others), tolani (SRS 7-DOF arms only: iiwa14), and the KDL "
+          "baselines kdl-lma, kdl-nr-jl when built with KDL")
       ->delimiter(',');
   command
       ->add_option("--seeds", o->seed_modes,

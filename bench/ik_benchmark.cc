@@ -12,6 +12,7 @@
 #include "framework/kinematics.h"
 #include "lab/study.h"
 #include "solvers/analytic/six_r_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/lbfgsb_solver.h"
@@ -220,6 +221,20 @@ std::vector<BenchmarkSolver> PoseSolvers() {
     return SixRArm::Create(model, site, &why) ? std::string() : why;
   };
   solvers.push_back(std::move(analytic));
+  // Tolani's 7-DOF limb solver, on the SRS arms (the iiwa14 of the shipped
+  // set): closed form, the midpoint of the longest valid swivel arc, the
+  // Table 3 fallback when no swivel angle is valid. No restarts.
+  BenchmarkSolver tolani = IklabBenchmarkSolver(
+      "tolani", [common](double budget, double tolerance) {
+        TolaniLimbOptions o;
+        o.common = common(budget, tolerance, 200);
+        return std::make_unique<TolaniLimbSolver>(o);
+      });
+  tolani.not_applicable = [](const Model& model, int site) {
+    std::string why;
+    return SrsArm::Create(model, site, &why) ? std::string() : why;
+  };
+  solvers.push_back(std::move(tolani));
   return solvers;
 }
 

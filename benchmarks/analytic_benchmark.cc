@@ -37,7 +37,7 @@
 #include "constraints/problem.h"
 #include "framework/builders.h"
 #include "framework/kinematics.h"
-#include "solvers/tolani_limb_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/two_link_analytic.h"
 
 namespace iklab {
@@ -171,7 +171,6 @@ void BM_AnalyticSolverPoseLimitsOn(benchmark::State& state) {
     problems.push_back(p);
   }
   TolaniLimbOptions options;
-  options.geometry = g.geometry;
   const TolaniLimbSolver solver(options);
   const Eigen::VectorXd q0 = Eigen::VectorXd::Zero(7);
   int k = 0, solved = 0;

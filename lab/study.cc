@@ -36,7 +36,7 @@
 #include "solvers/multi_effector_solver.h"
 #include "solvers/pseudo_inverse_solver.h"
 #include "solvers/slsqp_solver.h"
-#include "solvers/tolani_limb_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/two_link_analytic.h"
 
 namespace iklab {

@@ -153,6 +153,46 @@ double LbfgsbObjective::operator()(const Eigen::VectorXd& x,
   return potential;
 }
 
+BoxMinimization MinimizeInBox(
+    const std::function<double(const Eigen::VectorXd&, Eigen::VectorXd&)>& f,
+    const Eigen::VectorXd& x0, const Eigen::VectorXd& lower,
+    const Eigen::VectorXd& upper, const BoxMinimizationOptions& options) {
+  BoxMinimization out;
+  Eigen::VectorXd x = x0.cwiseMax(lower).cwiseMin(upper);
+  Eigen::VectorXd gradient(x.size());
+  out.x = x;
+  out.value = f(x, gradient);
+  // LBFGSpp keeps a reference to its parameters: they live here, by value.
+  LBFGSpp::LBFGSBParam<double> param;
+  param.max_iterations = options.max_iterations;
+  param.epsilon = options.epsilon;
+  param.epsilon_rel = options.epsilon_rel;
+  LBFGSpp::LBFGSBSolver<double> solver(param);
+  const auto tracked = [&](const Eigen::VectorXd& y, Eigen::VectorXd& g) {
+    ++out.evaluations;
+    const double value = f(y, g);
+    if (value < out.value) {
+      out.value = value;
+      out.x = y.cwiseMax(lower).cwiseMin(upper);
+    }
+    return value;
+  };
+  double fx = out.value;
+  try {
+    out.iterations = solver.minimize(tracked, x, fx, lower, upper);
+    out.status = out.iterations >= options.max_iterations
+                     ? SolveStatus::kMaxIterations
+                     : SolveStatus::kConverged;
+    out.message = out.status == SolveStatus::kConverged
+                      ? "L-BFGS-B: projected gradient below epsilon"
+                      : "L-BFGS-B: iteration cap reached";
+  } catch (const std::exception& e) {
+    out.status = SolveStatus::kNumericalFailure;
+    out.message = LbfgsppMessage(e.what());
+  }
+  return out;
+}
+
 }  // namespace internal
 
 Result Solve(const Problem& problem, const Eigen::VectorXd& q0,

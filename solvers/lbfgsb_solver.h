@@ -14,6 +14,7 @@
 /// records the trace and checks the goal tolerances and the time budget.
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -118,6 +119,43 @@ class LbfgsbObjective {
   double best_potential_;
   int evaluations_ = 0;
 };
+
+/// Settings of MinimizeInBox (LBFGSpp's parameters of the same names).
+struct BoxMinimizationOptions {
+  /// Iteration cap, ≥ 1.
+  int max_iterations = 200;
+  /// Stop when the projected gradient ‖P(x − g) − x‖∞ ≤ max(epsilon,
+  /// epsilon_rel ‖x‖). ≥ 0.
+  double epsilon = 1e-12;
+  double epsilon_rel = 0.0;
+};
+
+/// How MinimizeInBox ended and where.
+struct BoxMinimization {
+  /// kConverged (LBFGSpp's stationarity test met), kMaxIterations, or
+  /// kNumericalFailure (LBFGSpp's line search failed; `message` says why).
+  SolveStatus status = SolveStatus::kNotSolved;
+  std::string message;
+  /// The best (lowest) point evaluated, inside the box, and its value.
+  Eigen::VectorXd x;
+  double value = 0.0;
+  /// LBFGSpp's iteration count (0 after a line-search failure: LBFGSpp
+  /// does not report it then) and the evaluations of f after the first.
+  int iterations = 0;
+  int evaluations = 0;
+};
+
+/// L-BFGS-B (LBFGSpp) on a small smooth function f(x, gradient) → value
+/// within [lower, upper] from x0 (projected into the box), for the reduced
+/// problems of analytic solvers (e.g. Tolani's Table 3). Like the solver
+/// above, LBFGSpp's parameters are kept by value and its line-search
+/// exceptions become a status with the message; the best point evaluated is
+/// returned whatever the ending.
+/// @pre sizes of x0, lower, upper agree; lower <= upper.
+BoxMinimization MinimizeInBox(
+    const std::function<double(const Eigen::VectorXd&, Eigen::VectorXd&)>& f,
+    const Eigen::VectorXd& x0, const Eigen::VectorXd& lower,
+    const Eigen::VectorXd& upper, const BoxMinimizationOptions& options);
 
 }  // namespace internal
 }  // namespace iklab

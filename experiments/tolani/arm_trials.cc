@@ -19,7 +19,7 @@
 #include "solvers/pseudo_inverse_solver.h"
 #include "solvers/restarts.h"
 #include "solvers/slsqp_solver.h"
-#include "solvers/tolani_limb_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/trajectory.h"
 
 namespace iklab {
@@ -148,11 +148,10 @@ Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
   return outcome;
 }
 
-std::vector<Method> Methods(const ArmSetup& arm, Task task, bool limits,
+std::vector<Method> Methods(Task task, bool limits,
                             bool inverse_jacobian) {
   std::vector<Method> methods;
   TolaniLimbOptions analytic;
-  analytic.geometry = arm.geometry;
   const bool held_wrist = task == Task::kPosition || task == Task::kAiming;
   methods.push_back(
       {{"analytic (ours, IKAN)",

@@ -155,7 +155,7 @@ struct Method {
 /// (Family::kConstrainedOptimization; each goal a hard equality constraint in
 /// minimal form — see EqualityFormSolver — minimizing the displacement
 /// ½ μ ‖q − q_start‖² from the start pose, restarted like L-BFGS-B).
-std::vector<Method> Methods(const ArmSetup& arm, Task task, bool limits,
+std::vector<Method> Methods(Task task, bool limits,
                             bool inverse_jacobian);
 
 /// Solves a problem's weighted goals as hard equality constraints with an

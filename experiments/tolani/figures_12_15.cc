@@ -55,7 +55,7 @@
 #include "solvers/ceres_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "solvers/pseudo_inverse_solver.h"
-#include "solvers/tolani_limb_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/trajectory.h"
 
 namespace iklab {
@@ -215,7 +215,6 @@ CircleRuns RunCircle(const ExperimentContext& context) {
                                              runs.circle[0]);
   problem.AddGoal(goal);
   TolaniLimbOptions analytic_options;
-  analytic_options.geometry = runs.geometry;
   const TolaniLimbSolver analytic(analytic_options);
   for (int k = 0; k <= frames; ++k) {
     goal->set_target(runs.circle[k]);
@@ -446,7 +445,6 @@ RestoreRuns RunRestore(const ExperimentContext& context) {
   q_start << 0.3, 0.05, 0.0, 0.6, 0.0, -0.2, 0.0;
 
   TolaniLimbOptions analytic;
-  analytic.geometry = runs.geometry;
   std::vector<std::unique_ptr<Solver>> solvers;
   solvers.push_back(std::make_unique<LbfgsbSolver>());
   solvers.push_back(std::make_unique<CeresSolver>());

@@ -61,7 +61,7 @@
 #include "experiments/experiments_list.h"
 #include "lab/plot.h"
 #include "experiments/tolani/arm_trials.h"
-#include "solvers/tolani_limb_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 
 namespace iklab {
 
@@ -201,7 +201,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
   const int nc = static_cast<int>(spec.conditions.size());
   // Names and families are the same whether the limits are on or off.
   const std::vector<Method> methods =
-      tolani::Methods(arm, spec.task, true, spec.inverse_jacobian);
+      tolani::Methods(spec.task, true, spec.inverse_jacobian);
   const int nm = static_cast<int>(methods.size());
   std::vector<std::vector<Summary>> summary(nc, std::vector<Summary>(nm));
   // Per condition and method: (failures, failures bound by the limits).
@@ -239,7 +239,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     // The constrained-NLP methods solve the first goals of the condition
     // only (tolani::kConstrainedGoals); every other method solves them all.
     std::vector<Method> methods_here =
-        tolani::Methods(arm, spec.task, cond.limits, spec.inverse_jacobian);
+        tolani::Methods(spec.task, cond.limits, spec.inverse_jacobian);
     for (Method& m : methods_here) {
       if (IsConstrained(m.family)) {
         m.solver.max_trials = cond.unreachable

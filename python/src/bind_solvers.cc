@@ -1,11 +1,16 @@
 // solvers/: SolveOptions/Result, every solver with its Options as keyword
 // arguments, restarts, trajectories, the analytic solvers, batch solving.
 
+#include <array>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "bindings.h"
 #include "constraints/position_goal.h"
 #include "solvers/analytic/six_r_solver.h"
+#include "solvers/analytic/tolani/srs_arm.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/batch_solve.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ccd_solver.h"
@@ -21,7 +26,6 @@
 #include "solvers/restarts.h"
 #include "solvers/slsqp_solver.h"
 #include "solvers/solver.h"
-#include "solvers/tolani_limb_solver.h"
 #include "solvers/trajectory.h"
 #include "solvers/two_link_analytic.h"
 
@@ -500,11 +504,67 @@ void BindSolvers(py::module_& m) {
       .value("START", TolaniLimbOptions::WristAngles::kStart)
       .value("GIVEN", TolaniLimbOptions::WristAngles::kGiven);
   OptionsClass<TolaniLimbOptions>(m, "TolaniLimbOptions", "Tolani limb solver options.")
-      IKLAB_FIELD(TolaniLimbOptions, common) IKLAB_FIELD(TolaniLimbOptions, geometry)
+      IKLAB_FIELD(TolaniLimbOptions, common)
       IKLAB_FIELD(TolaniLimbOptions, ik) IKLAB_FIELD(TolaniLimbOptions, wrist)
       IKLAB_FIELD(TolaniLimbOptions, wrist_angles) IKLAB_FIELD(TolaniLimbOptions, fallback);
   SolverClass<TolaniLimbSolver, TolaniLimbOptions>(
-      m, "TolaniLimbSolver", "The Tolani limb IK as a Solver of a limb problem.");
+      m, "TolaniLimbSolver", "The Tolani limb IK as a Solver of any SRS chain's problem.");
+
+  // An SRS chain of a model: the whole one-parameter family of solutions.
+  py::class_<SrsBranch>(m, "SrsBranch")
+      .def_property_readonly("theta", [](const SrsBranch& b) { return Eigen::VectorXd(b.theta); })
+      .def_readonly("elbow_root", &SrsBranch::elbow_root)
+      .def_readonly("shoulder_family", &SrsBranch::shoulder_family)
+      .def_readonly("wrist_family", &SrsBranch::wrist_family)
+      .def_readonly("within_limits", &SrsBranch::within_limits);
+  py::class_<SrsSolutions>(m, "SrsSolutions")
+      .def_property_readonly("num_elbow_roots", &SrsSolutions::num_elbow_roots)
+      .def("theta4", &SrsSolutions::theta4, py::arg("root"))
+      .def("elbow_within_limits", &SrsSolutions::elbow_within_limits, py::arg("root"))
+      .def("valid_swivel",
+           [](const SrsSolutions& s) {
+             const SwivelIntervals valid = s.Valid();
+             std::vector<std::pair<double, double>> out;
+             for (int i = 0; i < valid.size(); ++i) out.emplace_back(valid[i].lo, valid[i].hi);
+             return out;
+           },
+           "[(lo, hi), ...]: the swivel angles with a branch within the limits.")
+      .def("branches",
+           [](const SrsSolutions& s, double phi) {
+             std::array<SrsBranch, 8> branches;
+             const int count = s.Branches(phi, &branches);
+             return std::vector<SrsBranch>(branches.begin(), branches.begin() + count);
+           },
+           py::arg("phi"), "Every elbow/shoulder/wrist branch at swivel angle phi.");
+  py::class_<SrsArm, std::shared_ptr<SrsArm>>(
+      m, "SrsArm", "A spherical-shoulder/revolute-elbow/spherical-wrist chain of a model.")
+      .def_static("create",
+                  [](const Model& model, py::handle site, double tolerance) {
+                    std::string why;
+                    auto arm = SrsArm::Create(model, SiteOf(model, site), &why, tolerance);
+                    if (arm == nullptr) throw std::invalid_argument("SrsArm: " + why);
+                    return std::const_pointer_cast<SrsArm>(arm);
+                  },
+                  py::arg("model"), py::arg("site"),
+                  py::arg("tolerance") = SrsArm::kDefaultTolerance)
+      .def_property_readonly("description", &SrsArm::description)
+      .def_property_readonly("geometry", &SrsArm::geometry)
+      .def_property_readonly("coordinates",
+                             [](const SrsArm& arm) {
+                               std::vector<int> out;
+                               for (int k = 0; k < 7; ++k) out.push_back(arm.coordinate(k));
+                               return out;
+                             })
+      .def("forward",
+           [](const SrsArm& arm, py::handle theta) {
+             return PoseToArray(arm.Forward(ToVector(theta, "theta", 7)));
+           },
+           py::arg("theta"), "Site pose in the arm's base frame for the 7 arm angles.")
+      .def("all_solutions",
+           [](const SrsArm& arm, py::handle X_BT) {
+             return arm.AllSolutions(ToPose(X_BT, "X_BT"));
+           },
+           py::arg("X_BT"), "The swivel intervals and branches for a site pose in the base frame.");
 
   // Wrappers: restarts and trajectories.
   OptionsClass<RestartOptions>(m, "RestartOptions", "Random restart options.")

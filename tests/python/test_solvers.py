@@ -224,7 +224,33 @@ def test_tolani_limb_closed_form():
     problem = iklab.Problem(model)
     problem.add_goal(iklab.PositionOrientationGoal(model, site,
                                                    model.site_pose(q_model, site)))
-    result = iklab.TolaniLimbSolver(geometry=geometry).solve(problem, model.mid_limits())
+    result = iklab.TolaniLimbSolver().solve(problem, model.mid_limits())
     assert result.converged, result.message
     with pytest.raises(ValueError, match="LimbIkOptions: unknown option"):
         iklab.LimbIkOptions(swivel=1.0)
+
+
+def test_srs_arm_all_solutions_round_trip():
+    iiwa = iklab.load_urdf(iklab.data_file("robots/iiwa14.urdf"), base_link="base",
+                           tip_link="iiwa_link_ee").compile()
+    site = iiwa.num_sites - 1
+    arm = iklab.SrsArm.create(iiwa, site)
+    assert len(arm.coordinates) == 7
+    rng = np.random.default_rng(3)
+    lower, upper = iiwa.lower, iiwa.upper
+    for _ in range(20):
+        theta = rng.uniform(lower, upper)
+        X = arm.forward(theta)
+        solutions = arm.all_solutions(X)
+        assert solutions.num_elbow_roots >= 1
+        intervals = solutions.valid_swivel()
+        assert intervals, "the generating pose is within the limits"
+        lo, hi = intervals[0]
+        branches = solutions.branches((lo + hi) / 2)
+        assert any(b.within_limits for b in branches)
+        for b in branches:
+            np.testing.assert_allclose(arm.forward(b.theta), X, atol=1e-9)
+    panda = iklab.load_urdf(iklab.data_file("robots/panda.urdf"), base_link="panda_link0",
+                            tip_link=PANDA_TIP).compile()
+    with pytest.raises(ValueError, match="SrsArm"):
+        iklab.SrsArm.create(panda, PANDA_TIP)

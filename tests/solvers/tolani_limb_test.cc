@@ -3,7 +3,7 @@
 // against dense sampling of φ, every Euler-angle branch, dθ/dφ against finite
 // differences, partial orientation, aiming, unreachable and
 // limits-infeasible goals, and the Solver on Problems.
-#include "solvers/tolani_limb_solver.h"
+#include "solvers/analytic/tolani/tolani_solver.h"
 
 #include <cmath>
 #include <limits>
@@ -196,10 +196,18 @@ TEST_CASE("Tolani: interval sets intersect, unite and wrap around the circle",
 TEST_CASE("Tolani: the elbow circle and the swivel of a desired elbow (Eq. 6, "
           "Fig. 3)",
           "[solvers]") {
-  const Eigen::Vector3d wrist(0.1, -0.2, 0.4);
-  const double l1 = 0.33, l2 = 0.26;
-  const ElbowCircle c = MakeElbowCircle(wrist, l1, l2, Eigen::Vector3d::UnitX(),
-                                        Eigen::Vector3d::UnitY());
+  // The circle of a reachable goal: e(φ) keeps the upper limb's length from
+  // the shoulder and the lower limb's from the wrist.
+  const LimbGeometry g = TolaniArmGeometry();
+  const TolaniLimbIk ik(g);
+  Vector7d q_goal;
+  q_goal << 0.3, 0.2, -0.4, 1.1, 0.5, 0.1, -0.2;
+  const Eigen::Isometry3d G = ik.Forward(q_goal);
+  const Eigen::Vector3d wrist = G.translation();
+  const double l1 = g.A.translation().norm(), l2 = g.B.translation().norm();
+  std::array<SwivelParameterization, 2> families;
+  REQUIRE(ik.Parameterize(G, LimbIkOptions(), &families) == 2);
+  const ElbowCircle& c = families[0].circle();
   std::mt19937_64 rng(2);
   std::uniform_real_distribution<double> angle(-kPi, kPi), scale(0.2, 3.0);
   for (int trial = 0; trial < 100; ++trial) {
@@ -340,7 +348,7 @@ void PoseRoundTrip(const LimbGeometry& g, int count, std::uint64_t seed) {
         continue;
       }
       SwivelAnalysis analysis;
-      families[r].Analyze(ik, &analysis);
+      families[r].Analyze(&analysis);
       const double phi =
           families[r].circle().SwivelOfElbow(ik.Elbow(q));
       found = analysis.valid.Contains(phi, 1e-9);
@@ -467,7 +475,7 @@ TEST_CASE("Tolani: valid swivel intervals agree with dense sampling of φ",
       const int n = ik.Parameterize(LimbForward(g, q), options, &families);
       for (int r = 0; r < n; ++r) {
         SwivelAnalysis analysis;
-        families[r].Analyze(ik, &analysis);
+        families[r].Analyze(&analysis);
         if (!analysis.valid.empty()) ++nonempty;
         if (!analysis.valid.empty() && !analysis.valid.full()) ++partial;
         constexpr int kSamples = 4000;
@@ -782,7 +790,7 @@ double SampledReducedMinimum(const LimbGeometry& g, const TolaniLimbIk& ik,
   for (int r = 0; r < n; ++r) {
     if (r != nearest) continue;
     SwivelAnalysis analysis;
-    families[r].Analyze(ik, &analysis);
+    families[r].Analyze(&analysis);
     for (int k = 0; k < 20000; ++k) {
       const double phi = 2 * kPi * u(*rng);
       const int f = k % 2;
@@ -887,7 +895,6 @@ TEST_CASE("Tolani: Table 3's reduced problem for an out-of-reach pose goal "
 struct LimbProblemFixture {
   explicit LimbProblemFixture(const LimbGeometry& geometry)
       : g(geometry), model(std::make_shared<const Model>(LimbFigure(g).Compile())) {
-    options.geometry = g;
   }
   Eigen::Isometry3d SitePoseAt(const std::string& site,
                                const Eigen::VectorXd& q) const {
@@ -1030,13 +1037,15 @@ TEST_CASE("Tolani solver: unreachable and limits-infeasible goals report "
 TEST_CASE("Tolani solver rejects problems it cannot solve analytically",
           "[solvers]") {
   LimbProblemFixture fx(TolaniArmGeometry());
-  SECTION("another model") {
-    auto leg = std::make_shared<const Model>(TolaniLeg().Compile());
-    Problem problem(leg);
-    problem.AddGoal(std::make_shared<PositionGoal>(*leg, "foot",
-                                                   Eigen::Vector3d(0, 0, 0.5)));
+  SECTION("a 7-joint model that is not SRS") {
+    auto planar = std::make_shared<const Model>(
+        PlanarChain({1, 1, 1, 1, 1, 1, 1}).Compile());
+    Problem problem(planar);
+    problem.AddGoal(std::make_shared<PositionGoal>(*planar, "effector",
+                                                   Eigen::Vector3d(3, 1, 0)));
     const Result r = Solve(problem, Eigen::VectorXd::Zero(7), fx.options);
     CHECK(r.status == SolveStatus::kInvalidInput);
+    CHECK_THAT(r.message, Contains("not 90"));
   }
   SECTION("an orientation-only goal") {
     Problem problem(fx.model);
@@ -1052,38 +1061,41 @@ TEST_CASE("Tolani solver rejects problems it cannot solve analytically",
                                                    Eigen::Vector3d(0, 0, 0.3)));
     const Result r = Solve(problem, Eigen::VectorXd::Zero(7), fx.options);
     CHECK(r.status == SolveStatus::kInvalidInput);
-    CHECK_THAT(r.message, Contains("distal link"));
+    CHECK_THAT(r.message, Contains("an SRS arm needs 7"));
   }
   SECTION("a geometry with a non-coordinate axis") {
-    TolaniLimbOptions bad = fx.options;
-    bad.geometry.s1_axes[0] = Eigen::Vector3d(1, 1, 0).normalized();
-    Problem problem(fx.model);
-    problem.AddGoal(std::make_shared<PositionGoal>(*fx.model, "hand",
-                                                   Eigen::Vector3d(0, 0, 0.3)));
-    const Result r = Solve(problem, Eigen::VectorXd::Zero(7), bad);
-    CHECK(r.status == SolveStatus::kInvalidInput);
-    CHECK_THAT(r.message, Contains("s1_axes"));
-    REQUIRE_THROWS_WITH(TolaniLimbIk(bad.geometry), Contains("s1_axes[0]"));
+    LimbGeometry bad = TolaniArmGeometry();
+    bad.s1_axes[0] = Eigen::Vector3d(1, 1, 0).normalized();
+    REQUIRE_THROWS_WITH(TolaniLimbIk(bad), Contains("s1_axes[0]"));
   }
 }
 
-TEST_CASE("Tolani: the closed-form solves allocate nothing", "[solvers]") {
+TEST_CASE("Tolani: the swivel parameterization, its valid intervals and the "
+          "joint angles allocate nothing",
+          "[solvers]") {
   if (!testing::AllocationCounter::enabled()) return;
   const LimbGeometry g = TolaniArmGeometry();
   const TolaniLimbIk ik(g);
   std::mt19937_64 rng(14);
   const Vector7d q = RandomPose(g, &rng);
   const Eigen::Isometry3d G = LimbForward(g, q);
-  LimbIkOptions on, off;
-  off.respect_limits = false;
+  LimbIkOptions options;
   double sum = 0.0;
   {
+    // (A LimbSolution's message is a std::string, so the Solve* calls may
+    // allocate it; the closed form underneath does not.)
     testing::AllocationCounter counter;
     for (int k = 0; k < 10; ++k) {
-      sum += ik.SolvePose(G, Eigen::Isometry3d::Identity(), on).q.sum();
-      sum += ik.SolvePose(G, Eigen::Isometry3d::Identity(), off).q.sum();
-      sum += ik.SolvePosition(G.translation(), Eigen::Vector3d::Zero(),
-                              q.tail<3>(), on).q.sum();
+      std::array<SwivelParameterization, 2> families;
+      const int count = ik.Parameterize(G, options, &families);
+      for (int r = 0; r < count; ++r) {
+        SwivelAnalysis analysis;
+        families[r].Analyze(&analysis);
+        double phi = 0.0;
+        if (ik.ChooseSwivel(families[r], analysis, options, &phi)) {
+          sum += families[r].JointAngles(phi, 0, 0).sum();
+        }
+      }
     }
     CHECK(counter.count() == 0);
   }

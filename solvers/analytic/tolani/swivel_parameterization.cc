@@ -1,0 +1,296 @@
+#include "solvers/analytic/tolani/swivel_parameterization.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "solvers/analytic/tolani/internal/limb_math.h"
+
+namespace iklab {
+
+namespace {
+using internal::limb::AddRoots;
+using internal::limb::AxisRotation;
+using internal::limb::kPi;
+using internal::limb::kTwoPi;
+using internal::limb::ShiftInto;
+using internal::limb::SortSmall;
+using internal::limb::SphericalRotation;
+using internal::limb::Violation;
+using internal::limb::Wrap;
+}  // namespace
+
+Eigen::Vector3d ElbowCircle::Elbow(double phi) const {
+  return center + radius * (std::cos(phi) * u + std::sin(phi) * v);
+}
+
+double ElbowCircle::SwivelOfElbow(const Eigen::Vector3d& desired_elbow) const {
+  const Eigen::Vector3d p = desired_elbow - center;
+  const Eigen::Vector3d p_star = p - p.dot(normal) * normal;
+  if (p_star.norm() == 0.0) return 0.0;
+  return std::atan2(p_star.dot(v), p_star.dot(u));
+}
+
+// ---------------------------------------------------------------------------
+// SwivelParameterization
+// ---------------------------------------------------------------------------
+
+Eigen::Matrix3d SwivelParameterization::R1(double phi) const {
+  return std::sin(phi) * S1_ + std::cos(phi) * C1_ + K1_;
+}
+
+Eigen::Matrix3d SwivelParameterization::R2(double phi) const {
+  if (!wrist_free_) {
+    const auto& L = wrist_layout_;
+    const int axes[3] = {L.i, L.j, L.proper ? L.i : L.k};
+    return SphericalRotation(L.sign, axes, wrist_angles_.data());
+  }
+  return std::sin(phi) * S2_ + std::cos(phi) * C2_ + K2_;
+}
+
+void SwivelParameterization::Angles(const EulerTrig& e, int joint, int family,
+                                    double phi, double* out) const {
+  const SphericalJointLayout& L = joint == 0 ? shoulder_layout_ : wrist_layout_;
+  const double sigma = family == 0 ? 1.0 : -1.0;
+  const double s = std::sin(phi), c = std::cos(phi);
+  const auto at = [s, c](const SwivelTrig& f) {
+    return f.alpha * s + f.beta * c + f.gamma;
+  };
+  const double m = std::clamp(at(e.m), -1.0, 1.0);
+  double middle;
+  if (L.proper) {
+    middle = family == 0 ? std::acos(m) : -std::acos(m);
+  } else {
+    middle = family == 0 ? std::asin(m) : kPi - std::asin(m);
+  }
+  const double n1 = at(e.n1), d1 = at(e.d1), n3 = at(e.n3), d3 = at(e.d3);
+  double first, third;
+  if (n1 * n1 + d1 * d1 > 1e-24) {
+    first = std::atan2(sigma * n1, sigma * d1);
+    third = std::atan2(sigma * n3, sigma * d3);
+  } else {
+    // Euler singularity (the first and third axes align): only their sum or
+    // difference is defined. Take the first angle 0 and read the third from
+    // R_j(middle)ᵀ R = R_last(third).
+    const Eigen::Matrix3d R =
+        joint == 0 ? Eigen::Matrix3d(R1(phi)) : Eigen::Matrix3d(R2(phi));
+    const Eigen::Matrix3d Rk = AxisRotation(L.j, middle).transpose() * R;
+    const int last = L.proper ? L.i : L.k;
+    const int a = (last + 1) % 3, b = (last + 2) % 3;
+    first = 0.0;
+    third = std::atan2(Rk(b, a), Rk(a, a));
+  }
+  const int base = joint == 0 ? 0 : 4;
+  const double primed[3] = {first, middle, third};
+  for (int n = 0; n < 3; ++n) {
+    double theta = Wrap(L.sign[n] * primed[n]);
+    ShiftInto(lower_[base + n], upper_[base + n], 0.0, &theta);
+    out[n] = theta;
+  }
+}
+
+void SwivelParameterization::Derivatives(const EulerTrig& e, int joint,
+                                         int family, double phi,
+                                         double* out) const {
+  const SphericalJointLayout& L = joint == 0 ? shoulder_layout_ : wrist_layout_;
+  const double m = std::clamp(e.m(phi), -1.0, 1.0);
+  const double dm = e.m.Derivative(phi);
+  const double root = std::sqrt(std::max(0.0, 1.0 - m * m));
+  // Tait–Bryan: sin θ = m, cos θ = ±root; proper: cos θ = m, sin θ = ±root.
+  const double sign = family == 0 ? 1.0 : -1.0;
+  const double d_middle = L.proper ? -dm / (sign * root) : dm / (sign * root);
+  const auto outer = [phi](const SwivelTrig& n, const SwivelTrig& d) {
+    const double N = n(phi), D = d(phi);
+    return (n.Derivative(phi) * D - N * d.Derivative(phi)) / (N * N + D * D);
+  };
+  out[0] = L.sign[0] * outer(e.n1, e.d1);
+  out[1] = L.sign[1] * d_middle;
+  out[2] = L.sign[2] * outer(e.n3, e.d3);
+}
+
+Vector7d SwivelParameterization::JointAngles(double phi, int shoulder_family,
+                                             int wrist_family) const {
+  Vector7d q;
+  Angles(shoulder_, 0, shoulder_family, phi, &q[0]);
+  q[3] = theta4_;
+  ShiftInto(lower_[3], upper_[3], 0.0, &q[3]);
+  if (wrist_free_) {
+    Angles(wrist_, 1, wrist_family, phi, &q[4]);
+  } else {
+    q.tail<3>() = wrist_angles_;
+  }
+  return q;
+}
+
+Vector7d SwivelParameterization::JointAngleDerivatives(double phi,
+                                                       int shoulder_family,
+                                                       int wrist_family) const {
+  Vector7d d = Vector7d::Zero();
+  Derivatives(shoulder_, 0, shoulder_family, phi, &d[0]);
+  if (wrist_free_) Derivatives(wrist_, 1, wrist_family, phi, &d[4]);
+  return d;
+}
+
+namespace {
+
+// Π for one joint (index n of a spherical joint with layout L), both
+// families at once: the φ where its angle is within [lo, hi] (Tolani
+// §3.2.4). Breakpoints are where the angle meets a limit (mod 2π): for the
+// middle angle m(φ) = sin(limit) (Tait–Bryan) or cos(limit) (proper), for an
+// outer angle N(φ) cos(limit) − D(φ) sin(limit) = 0, which also holds at
+// limit + π, so the breakpoints are a superset; the test at each piece's
+// midpoint decides (the paper's "evaluating the curve at a point inside the
+// interval"). The two families share the breakpoints (family 1's middle
+// angle is π − family 0's, or its negative for a proper joint; its outer
+// angles are family 0's + π), so they are found once. `angles_at(φ, f, out)`
+// gives all three angles (used at an Euler singularity only).
+template <typename AnglesAt>
+void JointSets(int n, bool proper, double sign, const SwivelTrig& m,
+               const SwivelTrig& num, const SwivelTrig& den, double lo,
+               double hi, const AnglesAt& angles_at,
+               std::array<SwivelIntervals, kNumFamilies>* sets) {
+  if (!(hi - lo < kTwoPi)) {
+    (*sets)[0] = (*sets)[1] = SwivelIntervals::Full();
+    return;
+  }
+  const bool middle = n == 1;
+  const double plo = sign > 0 ? lo : -hi, phi_hi = sign > 0 ? hi : -lo;
+  double roots[8];
+  int count = 0;
+  for (double limit : {plo, phi_hi}) {
+    if (middle) {
+      AddRoots(m, proper ? std::cos(limit) : std::sin(limit), roots, &count);
+    } else {
+      const double c = std::cos(limit), s = std::sin(limit);
+      SwivelTrig f{num.alpha * c - den.alpha * s, num.beta * c - den.beta * s,
+                   num.gamma * c - den.gamma * s};
+      AddRoots(f, 0.0, roots, &count);
+    }
+  }
+  SortSmall(roots, count);
+  SwivelIntervals& set0 = (*sets)[0];
+  SwivelIntervals& set1 = (*sets)[1];
+  set0 = SwivelIntervals();
+  set1 = SwivelIntervals();
+  const auto inside = [lo, hi, sign](double primed) {
+    double theta = Wrap(sign * primed);
+    return ShiftInto(lo, hi, 0.0, &theta);
+  };
+  double previous = 0.0;
+  for (int i = 0; i <= count; ++i) {
+    const double next = i < count ? roots[i] : kTwoPi;
+    if (next - previous > 1e-14) {
+      const double phi = 0.5 * (previous + next);
+      const double s = std::sin(phi), c = std::cos(phi);
+      const auto at = [s, c](const SwivelTrig& f) {
+        return f.alpha * s + f.beta * c + f.gamma;
+      };
+      bool in0, in1;
+      if (middle) {
+        const double v = std::clamp(at(m), -1.0, 1.0);
+        if (proper) {
+          const double t = std::acos(v);
+          in0 = inside(t);
+          in1 = inside(-t);
+        } else {
+          const double t = std::asin(v);
+          in0 = inside(t);
+          in1 = inside(kPi - t);
+        }
+      } else {
+        const double N = at(num), D = at(den);
+        if (N * N + D * D > 1e-24) {
+          const double t = std::atan2(N, D);
+          in0 = inside(t);
+          in1 = inside(t > 0.0 ? t - kPi : t + kPi);
+        } else {
+          double out[3];
+          angles_at(phi, 0, out);
+          double t0 = out[n];
+          in0 = ShiftInto(lo, hi, 0.0, &t0);
+          angles_at(phi, 1, out);
+          double t1 = out[n];
+          in1 = ShiftInto(lo, hi, 0.0, &t1);
+        }
+      }
+      if (in0) set0.Append(previous, next);
+      if (in1) set1.Append(previous, next);
+    }
+    previous = std::max(previous, next);
+  }
+}
+
+}  // namespace
+
+void SwivelParameterization::Analyze(SwivelAnalysis* a) const {
+  double t4 = theta4_;
+  a->elbow_valid = ShiftInto(lower_[3], upper_[3], 0.0, &t4);
+  const auto analyze_joint = [&](const EulerTrig& e, int joint,
+                                 const SphericalJointLayout& L,
+                                 std::array<SwivelIntervals, 2>* sets) {
+    const int base = joint == 0 ? 0 : 4;
+    for (int n = 0; n < 3; ++n) {
+      const SwivelTrig& num = n == 0 ? e.n1 : e.n3;
+      const SwivelTrig& den = n == 0 ? e.d1 : e.d3;
+      JointSets(
+          n, L.proper, L.sign[n], e.m, num, den, lower_[base + n],
+          upper_[base + n],
+          [&](double phi, int f, double* out) {
+            Angles(e, joint, f, phi, out);
+          },
+          &a->per_joint[base + n]);
+    }
+    for (int f = 0; f < kNumFamilies; ++f) {
+      (*sets)[f] = a->per_joint[base][f]
+                       .Intersection(a->per_joint[base + 1][f])
+                       .Intersection(a->per_joint[base + 2][f]);
+    }
+  };
+  analyze_joint(shoulder_, 0, shoulder_layout_, &a->shoulder);
+  if (wrist_free_) {
+    analyze_joint(wrist_, 1, wrist_layout_, &a->wrist);
+  } else {
+    bool inside = true;
+    for (int n = 0; n < 3; ++n) {
+      double t = wrist_angles_[n];
+      inside = inside && ShiftInto(lower_[4 + n], upper_[4 + n], 0.0, &t);
+    }
+    a->wrist[0] = inside ? SwivelIntervals::Full() : SwivelIntervals();
+    a->wrist[1] = SwivelIntervals();
+    for (int n = 4; n < 7; ++n) {
+      a->per_joint[n][0] = a->wrist[0];
+      a->per_joint[n][1] = a->wrist[1];
+    }
+  }
+  a->valid = SwivelIntervals();
+  if (!a->elbow_valid) return;
+  for (int f = 0; f < kNumFamilies; ++f) {
+    for (int g = 0; g < kNumFamilies; ++g) {
+      a->valid = a->valid.Union(a->shoulder[f].Intersection(a->wrist[g]));
+    }
+  }
+}
+
+bool SwivelParameterization::FamiliesAt(double phi, double tolerance,
+                                        int* shoulder_family,
+                                        int* wrist_family) const {
+  double best = std::numeric_limits<double>::infinity();
+  const int wrist_families = wrist_free_ ? kNumFamilies : 1;
+  for (int f = 0; f < kNumFamilies; ++f) {
+    for (int g = 0; g < wrist_families; ++g) {
+      const Vector7d q = JointAngles(phi, f, g);
+      double violation = 0.0;
+      for (int i = 0; i < 7; ++i) {
+        violation = std::max(violation, Violation(lower_[i], upper_[i], q[i]));
+      }
+      if (violation < best) {
+        best = violation;
+        *shoulder_family = f;
+        *wrist_family = g;
+      }
+    }
+  }
+  return best <= tolerance;
+}
+
+}  // namespace iklab
