@@ -60,6 +60,24 @@ struct IpoptOptions {
   /// within common's tolerances (the IK success test).
   bool stop_at_tolerance = true;
 
+  /// How IPOPT updates its barrier parameter μ (its `mu_strategy`).
+  enum class BarrierUpdate {
+    /// Fiacco–McCormick: μ is decreased once the barrier problem is solved
+    /// to a tolerance proportional to μ (Wächter & Biegler 2006, §2.1).
+    kMonotone,
+    /// μ chosen anew every iteration by a quality-function oracle
+    /// (Nocedal, Wächter & Waltz 2009): IPOPT's choice when the Hessian is
+    /// approximated by limited-memory quasi-Newton, as here.
+    kAdaptive,
+  };
+  /// Monotone by default: on these small NLPs (n ≤ ~60 coordinates) a solve's
+  /// cost is the number of linear solves, each paying a fixed price inside
+  /// Debian's MUMPS (it recomputes its save/restore memory estimate on every
+  /// call, ~45 % of a solve's CPU time under perf) and IPOPT's per-task
+  /// timers (getrusage, ~15 %); the adaptive oracle adds trial solves every
+  /// iteration. Measured in benchmarks/solvers_benchmark.cc (BM_Ipopt7Dof).
+  BarrierUpdate barrier_update = BarrierUpdate::kMonotone;
+
   bool IsValid(std::string* why) const;
 };
 
