@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "constraints/composite_goals.h"
 #include "constraints/distance_goals.h"
 #include "constraints/inequality_goal.h"
 #include "constraints/joint_goals.h"
@@ -456,6 +457,38 @@ TEST_CASE(
   ForwardKinematics(model, turned, &data);
   goal.Evaluate(model, data, r, nullptr);
   CHECK(r.norm() <= 1e-12);
+}
+
+TEST_CASE(
+    "Weighted sums and disjunctions of joint goals report the joint errors at "
+    "q",
+    "[constraints]") {
+  const auto model = std::make_shared<const Model>(TwoArmFigure());
+  Eigen::VectorXd q(3);
+  q << 0.1, 0.2, 0.3;
+  Data data(*model);
+  ForwardKinematics(*model, q, &data);
+  const Eigen::Vector3d p_lh =
+      SitePose(*model, data, model->SiteIndex("lh")).translation();
+  auto position = std::make_shared<PositionGoal>(*model, "lh", p_lh);
+  auto posture_near = std::make_shared<JointPostureGoal>(
+      *model, std::vector<int>{2}, Eigen::VectorXd::Constant(1, 0.35));
+  auto posture_far = std::make_shared<JointPostureGoal>(
+      *model, std::vector<int>{2}, Eigen::VectorXd::Constant(1, 1.3));
+  const WeightedSumGoal sum({position, posture_far});
+  const DisjunctiveGoal any_of({posture_far, posture_near});
+  // The position part is met; the posture part is 1.0 rad off.
+  CHECK(sum.ErrorAt(*model, data, q).angle == Approx(1.0));
+  const GoalError chosen = any_of.ErrorAt(*model, data, q);
+  CHECK(chosen.active_alternative == 1);
+  CHECK(chosen.angle == Approx(0.05));
+  // Through the Problem, as studies verify answers.
+  Problem problem(model);
+  problem.AddGoal(std::make_shared<WeightedSumGoal>(sum));
+  ProblemWorkspace ws(problem);
+  const std::vector<GoalError> errors = problem.GoalErrors(q, &ws);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].angle == Approx(1.0));
 }
 
 TEST_CASE("Relative pose goals reject bad input with a message naming it",
