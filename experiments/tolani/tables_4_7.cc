@@ -33,8 +33,8 @@
 // failure rate.
 //
 // SLSQP's failures on the orientation tables (5 and 6, about a third of the
-// goals with the limits on) come only with the limits on: with the limits
-// off it fails on none (Table 5). Its failed solves end mostly
+// goals with the limits on) come with the limits: with them off it fails on
+// 0 % (Table 5) and 5 % (Table 6) of the goals. Its failed solves end mostly
 // "unreachable": NLopt stopped on a small step or change at points where the
 // equality constraints are
 // not met although the goal is reachable within the limits, even after 5
