@@ -10,7 +10,6 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
-#include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/damped_least_squares_solver.h"
