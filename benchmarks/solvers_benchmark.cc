@@ -9,6 +9,7 @@
 // One benchmark iteration = one solve of the next target (cycling through the
 // set). Counters: solves_per_second (rate), success (fraction of solves that
 // converged), attempts (mean solves per target, restart rows).
+// BM_Ipopt7Dof: IPOPT's barrier strategies side by side (see there).
 //
 //   cmake -S . -B build-bench -DIKLAB_BUILD_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release
 //   cmake --build build-bench --target iklab_benchmarks
@@ -20,10 +21,12 @@
 
 #include <benchmark/benchmark.h>
 
+#include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "solvers/ceres_solver.h"
+#include "solvers/ipopt_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "solvers/restarts.h"
 #include "tests/solvers/test_arms.h"
@@ -124,6 +127,69 @@ void SolverGrid(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_Solvers7Dof)->Apply(SolverGrid)->Unit(benchmark::kMicrosecond);
+
+// IPOPT on the same arm and targets, pose goals, limits on, mid-limits start:
+// the goal as hard equalities (PositionGoal + RotationVectorGoal, the
+// Tolani-table formulation) or as the objective (PositionOrientationGoal).
+// args: barrier update (0 monotone, 1 adaptive), hard (0/1). Measures what a
+// solve costs with IPOPT's two barrier strategies, side by side in one run
+// (IpoptOptions::barrier_update).
+void BM_Ipopt7Dof(benchmark::State& state) {
+  const bool adaptive = state.range(0) != 0;
+  const bool hard = state.range(1) != 0;
+  auto model = testing::SevenDofArm();
+  std::mt19937_64 rng(2024);
+  std::vector<Eigen::Isometry3d> targets;
+  for (int k = 0; k < 200; ++k) {
+    targets.push_back(
+        testing::SitePoseAt(*model, "tool", testing::UniformPose(*model, &rng)));
+  }
+  IpoptOptions options;
+  options.common.position_tolerance = 1e-5;
+  options.common.angle_tolerance = 1e-5;
+  options.barrier_update = adaptive ? IpoptOptions::BarrierUpdate::kAdaptive
+                                    : IpoptOptions::BarrierUpdate::kMonotone;
+  const IpoptSolver solver(options);
+  const Eigen::VectorXd q0 = model->MidLimits();
+  size_t next = 0;
+  long solves = 0, successes = 0, iterations = 0;
+  for (auto _ : state) {
+    const Eigen::Isometry3d& target = targets[next];
+    next = (next + 1) % targets.size();
+    Problem problem(model);
+    if (hard) {
+      problem.AddEqualityConstraint(std::make_shared<PositionGoal>(
+          *model, "tool", target.translation()));
+      problem.AddEqualityConstraint(
+          std::make_shared<RotationVectorGoal>(*model, "tool", target.linear()));
+    } else {
+      problem.AddGoal(
+          std::make_shared<PositionOrientationGoal>(*model, "tool", target));
+    }
+    const Result result = solver.Solve(problem, q0);
+    benchmark::DoNotOptimize(result.q.data());
+    ++solves;
+    iterations += result.iterations;
+    if (result.converged()) ++successes;
+  }
+  state.SetLabel(std::string("ipopt ") + (adaptive ? "adaptive" : "monotone") +
+                 (hard ? " hard" : " objective"));
+  state.counters["solves_per_second"] =
+      benchmark::Counter(static_cast<double>(solves), benchmark::Counter::kIsRate);
+  state.counters["success"] =
+      static_cast<double>(successes) / static_cast<double>(solves);
+  state.counters["iterations"] =
+      static_cast<double>(iterations) / static_cast<double>(solves);
+}
+
+BENCHMARK(BM_Ipopt7Dof)
+    ->ArgNames({"adaptive", "hard"})
+    ->Args({0, 1})
+    ->Args({1, 1})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Iterations(400)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace iklab

@@ -79,16 +79,34 @@ void WeightedSumGoal::DoCheckModel(const Model& model) const {
   for (const auto& goal : goals_) goal->CheckModel(model);
 }
 
-GoalError WeightedSumGoal::Error(const Model& model, const Data& data) const {
+namespace {
+
+// The worst of the children's errors, each from error_of(child).
+template <typename ErrorOf>
+GoalError WorstError(const GoalList& goals, ErrorOf&& error_of) {
   GoalError total;
-  for (const auto& goal : goals_) {
-    const GoalError e = goal->Error(model, data);
+  for (const auto& goal : goals) {
+    const GoalError e = error_of(*goal);
     total.position = std::max(total.position, e.position);
     total.angle = std::max(total.angle, e.angle);
     total.aim = std::max(total.aim, e.aim);
     total.degenerate = total.degenerate || e.degenerate;
   }
   return total;
+}
+
+}  // namespace
+
+GoalError WeightedSumGoal::Error(const Model& model, const Data& data) const {
+  return WorstError(goals_,
+                    [&](const Goal& goal) { return goal.Error(model, data); });
+}
+
+GoalError WeightedSumGoal::ErrorAt(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>& q) const {
+  return WorstError(
+      goals_, [&](const Goal& goal) { return goal.ErrorAt(model, data, q); });
 }
 
 // ---------------------------------------------------------------------------
@@ -169,6 +187,15 @@ GoalError DisjunctiveGoal::Error(const Model& model, const Data& data) const {
   const int active =
       uses_configuration_ ? 0 : ActiveAlternative(model, data);
   GoalError error = goals_[active]->Error(model, data);
+  error.active_alternative = active;
+  return error;
+}
+
+GoalError DisjunctiveGoal::ErrorAt(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>& q) const {
+  const int active = ActiveAlternative(model, data, q);
+  GoalError error = goals_[active]->ErrorAt(model, data, q);
   error.active_alternative = active;
   return error;
 }

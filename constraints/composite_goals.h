@@ -36,6 +36,11 @@ class WeightedSumGoal final : public Goal {
   }
   bool uses_configuration() const override { return uses_configuration_; }
   GoalError Error(const Model& model, const Data& data) const override;
+  /// As Error(), with q passed to the children's ErrorAt(), so children that
+  /// read q (joint goals) report their errors too (Error() has no q and
+  /// counts them as 0).
+  GoalError ErrorAt(const Model& model, const Data& data,
+                    const Eigen::Ref<const Eigen::VectorXd>& q) const override;
 
  private:
   void DoEvaluate(const Model& model, const Data& data,
@@ -83,6 +88,11 @@ class DisjunctiveGoal final : public Goal {
 
   bool uses_configuration() const override { return uses_configuration_; }
   GoalError Error(const Model& model, const Data& data) const override;
+  /// As Error(), with q passed to the children's ErrorAt(), so children that
+  /// read q (joint goals) report their errors too (Error() has no q and
+  /// counts them as 0).
+  GoalError ErrorAt(const Model& model, const Data& data,
+                    const Eigen::Ref<const Eigen::VectorXd>& q) const override;
 
  private:
   void DoEvaluate(const Model& model, const Data& data,

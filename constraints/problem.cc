@@ -4,6 +4,11 @@
 #include <cmath>
 #include <utility>
 
+#include "constraints/inequality_goal.h"
+#include "constraints/orientation_goal.h"
+#include "constraints/position_goal.h"
+#include "constraints/position_orientation_goal.h"
+#include "constraints/tolerance_goals.h"
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
 
@@ -98,7 +103,29 @@ Problem Problem::WithConstraintsAsGoals() const {
 Problem Problem::WithGoalsAsConstraints() const {
   Problem hard(model_);
   hard.bounds_ = bounds_;
-  for (const auto& goal : goals_) hard.AddEqualityConstraint(goal);
+  const Model& model = *model_;
+  for (const auto& goal : goals_) {
+    if (auto c = std::dynamic_pointer_cast<const InequalityGoal>(goal)) {
+      hard.AddInequalityConstraint(c);
+    } else if (const auto* pose =
+                   dynamic_cast<const PositionOrientationGoal*>(goal.get())) {
+      hard.AddEqualityConstraint(std::make_shared<PositionGoal>(
+          model, pose->site_name(), pose->target().translation()));
+      hard.AddEqualityConstraint(std::make_shared<RotationVectorGoal>(
+          model, pose->site_name(), pose->target().linear()));
+    } else if (const auto* orientation =
+                   dynamic_cast<const OrientationGoal*>(goal.get())) {
+      hard.AddEqualityConstraint(std::make_shared<RotationVectorGoal>(
+          model, orientation->site_name(), orientation->target()));
+    } else if (const auto* axis = dynamic_cast<const AxisGoal*>(goal.get())) {
+      hard.AddEqualityConstraint(std::make_shared<AxisTangentGoal>(
+          model, axis->site_name(), axis->axis(), axis->target()));
+      hard.AddInequalityConstraint(std::make_shared<ConeGoal>(
+          model, axis->site_name(), axis->axis(), axis->target(), M_PI / 2));
+    } else {
+      hard.AddEqualityConstraint(goal);
+    }
+  }
   for (const auto& c : equality_constraints_) hard.AddEqualityConstraint(c);
   for (const auto& c : inequality_constraints_) hard.AddInequalityConstraint(c);
   for (const auto& r : regularizers_) hard.AddRegularizer(r);

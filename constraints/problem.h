@@ -106,10 +106,20 @@ class Problem {
   /// goals, each with its own weight; inequalities in their smooth penalty
   /// form): the formulation every solver can take.
   Problem WithConstraintsAsGoals() const;
-  /// A copy whose weighted goals are hard equality constraints (appended
-  /// before the existing ones), keeping the regularizers as the objective:
-  /// the formulation of a constrained NLP (minimize the regularizers, or 0,
-  /// subject to every goal met exactly), as Tolani et al. pose CFSQP.
+  /// A copy whose weighted goals are hard constraints (appended before the
+  /// existing ones), keeping the regularizers as the objective: the
+  /// formulation of a constrained NLP (minimize the regularizers, or 0,
+  /// subject to every goal met), as Tolani et al. pose CFSQP. An
+  /// InequalityGoal becomes an inequality c ≤ 0; every other goal an
+  /// equality, in a minimal form whose rows are independent degrees of
+  /// freedom where it has one (an NLP's constraint Jacobian must have full
+  /// row rank, and IPOPT refuses more equality rows than coordinates):
+  /// a PositionOrientationGoal (9 dependent rows) becomes a PositionGoal and
+  /// a RotationVectorGoal (3 + 3), an OrientationGoal (6) a
+  /// RotationVectorGoal (3), an AxisGoal (3 rows of rank 2) an
+  /// AxisTangentGoal (2) with the hemisphere inequality ConeGoal(π/2)
+  /// (tangent rows vanish at the opposite axis too); other goals are posed
+  /// as they are (a weighted sum or disjunction keeps its parts' rows).
   Problem WithGoalsAsConstraints() const;
 
   const Model& model() const { return *model_; }

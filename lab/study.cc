@@ -16,11 +16,14 @@
 
 #include "constraints/aiming_goal.h"
 #include "constraints/composite_goals.h"
+#include "constraints/distance_goals.h"
+#include "constraints/joint_goals.h"
 #include "constraints/orientation_goal.h"
 #include "constraints/plane_goal.h"
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/regularizers.h"
+#include "constraints/relative_pose_goal.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
@@ -93,46 +96,105 @@ void CheckSpec(const Model& model, const GoalSpec& spec, bool nested,
     }
     return;
   }
-  bool known = false;
-  for (int s = 0; s < model.num_sites(); ++s) known |= model.site_name(s) == spec.site;
-  if (!known) {
+  const GoalKind kind = spec.kind;
+  const bool joint_goal =
+      kind == GoalKind::kJointRange || kind == GoalKind::kJointPosture;
+  const auto check_site = [&](const std::string& site, const char* field) {
+    for (int s = 0; s < model.num_sites(); ++s) {
+      if (model.site_name(s) == site) return;
+    }
     std::string sites;
     for (int s = 0; s < model.num_sites(); ++s) {
       sites += (s ? ", " : "") + model.site_name(s);
     }
-    fail("unknown site '" + spec.site + "'; the model's sites are: " + sites);
+    fail(std::string("unknown ") + field + " '" + site +
+         "'; the model's sites are: " + sites);
+  };
+  if (!joint_goal) check_site(spec.site, "site");
+  if (kind == GoalKind::kSiteDistance || kind == GoalKind::kRelativePose) {
+    check_site(spec.other_site, "other_site");
+    if (spec.other_site == spec.site) {
+      fail("site and other_site must differ; both are '" + spec.site + "'");
+    }
   }
-  if (spec.kind == GoalKind::kCone &&
+  const auto positive = [&](double value, const std::string& what) {
+    if (!(value > 0.0) || !std::isfinite(value)) {
+      fail(what + " must be finite and > 0, got " + std::to_string(value));
+    }
+  };
+  if ((kind == GoalKind::kCone || kind == GoalKind::kGaze) &&
       (!(spec.angle >= 0.0 && spec.angle <= M_PI))) {
     fail("cone angle must be in [0, pi] radians, got " +
          std::to_string(spec.angle));
   }
-  if (spec.kind == GoalKind::kPositionBox &&
-      (!(spec.tolerance > 0.0) || !std::isfinite(spec.tolerance))) {
-    fail("box tolerance must be finite and > 0, got " +
-         std::to_string(spec.tolerance));
+  if (kind == GoalKind::kOrientationBox &&
+      !(spec.angle > 0.0 && spec.angle < M_PI)) {
+    fail("orientation box half-width (angle) must be in (0, pi) radians, "
+         "got " +
+         std::to_string(spec.angle));
   }
-  if ((spec.kind == GoalKind::kAxis || spec.kind == GoalKind::kAiming ||
-       spec.kind == GoalKind::kCone) &&
+  if (kind == GoalKind::kJointRange) positive(spec.angle, "joint range half-width (angle)");
+  if (kind == GoalKind::kPositionBox) positive(spec.tolerance, "box tolerance");
+  if (kind == GoalKind::kPointDistance || kind == GoalKind::kSiteDistance) {
+    positive(spec.tolerance, "distance tolerance");
+  }
+  if ((kind == GoalKind::kAxis || kind == GoalKind::kAiming ||
+       kind == GoalKind::kCone || kind == GoalKind::kGaze) &&
       (!spec.axis.allFinite() || spec.axis.norm() < 1e-9)) {
     fail("axis must be a finite non-zero vector");
   }
-  if (spec.kind == GoalKind::kAiming &&
-      (!(spec.distance > 0.0) || !std::isfinite(spec.distance))) {
-    fail("aim distance must be finite and > 0, got " +
-         std::to_string(spec.distance));
+  if (kind == GoalKind::kAiming || kind == GoalKind::kGaze) {
+    positive(spec.distance, "aim distance");
   }
-  if (spec.kind == GoalKind::kPose &&
+  if (kind == GoalKind::kPointDistance) positive(spec.distance, "distance");
+  if (kind == GoalKind::kPose &&
       (!(spec.rotation_weight >= 0.0) || !std::isfinite(spec.rotation_weight))) {
     fail("rotation weight must be finite and >= 0, got " +
          std::to_string(spec.rotation_weight));
   }
+  if (kind == GoalKind::kRelativePose) {
+    positive(spec.rotation_weight, "rotation weight (length per radian)");
+  }
+  if (joint_goal) {
+    std::set<int> seen;
+    for (const int c : spec.coordinates) {
+      if (c < 0 || c >= model.nq()) {
+        fail("coordinate " + std::to_string(c) + " is outside [0, " +
+             std::to_string(model.nq()) + ")");
+      }
+      if (!seen.insert(c).second) {
+        fail("coordinate " + std::to_string(c) + " is listed twice");
+      }
+    }
+  }
 }
 
-// A goal met at the pose in `data` (FK has run there).
-std::shared_ptr<const Goal> MakeSimpleGoal(const Model& model, const Data& data,
+// The coordinates of a joint goal: the spec's, or every coordinate.
+std::vector<int> JointCoordinates(const Model& model, const GoalSpec& spec) {
+  if (!spec.coordinates.empty()) return spec.coordinates;
+  std::vector<int> all(model.nq());
+  for (int i = 0; i < model.nq(); ++i) all[i] = i;
+  return all;
+}
+
+// A goal met at the pose q, whose FK is in `data`.
+std::shared_ptr<const Goal> MakeSimpleGoal(const Model& model,
+                                           const Eigen::VectorXd& q,
+                                           const Data& data,
                                            const GoalSpec& spec,
                                            std::mt19937_64* rng) {
+  if (spec.kind == GoalKind::kJointRange || spec.kind == GoalKind::kJointPosture) {
+    const std::vector<int> coordinates = JointCoordinates(model, spec);
+    Eigen::VectorXd at(coordinates.size());
+    for (std::size_t i = 0; i < coordinates.size(); ++i) at[i] = q[coordinates[i]];
+    if (spec.kind == GoalKind::kJointPosture) {
+      return std::make_shared<JointPostureGoal>(model, coordinates, at,
+                                                spec.weight);
+    }
+    return std::make_shared<JointRangeGoal>(
+        model, coordinates, at.array() - spec.angle, at.array() + spec.angle,
+        spec.weight);
+  }
   const int site = model.SiteIndex(spec.site);
   const Eigen::Isometry3d X = SitePose(model, data, site);
   const Eigen::Vector3d axis = spec.axis.normalized();
@@ -167,20 +229,58 @@ std::shared_ptr<const Goal> MakeSimpleGoal(const Model& model, const Data& data,
       return std::make_shared<PositionBoxGoal>(
           model, spec.site, X, Eigen::Vector3d::Constant(-spec.tolerance),
           Eigen::Vector3d::Constant(spec.tolerance), spec.weight);
+    case GoalKind::kGaze:
+      return std::make_shared<GazeGoal>(
+          model, spec.site, axis,
+          X.translation() + spec.distance * (X.linear() * axis), spec.angle,
+          spec.weight);
+    case GoalKind::kOrientationBox:
+      return std::make_shared<OrientationBoxGoal>(
+          model, spec.site, X.linear(), Eigen::Vector3d::Constant(-spec.angle),
+          Eigen::Vector3d::Constant(spec.angle), spec.weight);
+    case GoalKind::kPointDistance:
+      return std::make_shared<PointDistanceGoal>(
+          model, spec.site,
+          X.translation() + spec.distance * RandomUnitVector(rng),
+          std::max(0.0, spec.distance - spec.tolerance),
+          spec.distance + spec.tolerance, spec.weight);
+    case GoalKind::kSiteDistance: {
+      const double d =
+          (X.translation() -
+           SitePose(model, data, model.SiteIndex(spec.other_site)).translation())
+              .norm();
+      return std::make_shared<SiteDistanceGoal>(
+          model, spec.site, spec.other_site, std::max(0.0, d - spec.tolerance),
+          d + spec.tolerance, spec.weight);
+    }
+    case GoalKind::kRelativePose: {
+      // B = site held in the frame of A = other_site.
+      const Eigen::Isometry3d X_AB =
+          SitePose(model, data, model.SiteIndex(spec.other_site)).inverse() * X;
+      RelativePoseParts parts;
+      parts.orientation = !spec.position_only;
+      parts.length_per_radian = spec.rotation_weight;
+      return std::make_shared<RelativePoseGoal>(model, spec.other_site,
+                                                spec.site, X_AB, spec.weight,
+                                                parts);
+    }
+    case GoalKind::kJointRange:
+    case GoalKind::kJointPosture:
     case GoalKind::kWeightedSum:
     case GoalKind::kDisjunctive:
       break;
   }
-  throw std::logic_error("MakeSimpleGoal: composite goal kind");
+  throw std::logic_error("MakeSimpleGoal: composite or joint goal kind");
 }
 
-std::shared_ptr<const Goal> MakeGoal(const Model& model, const Data& data,
+std::shared_ptr<const Goal> MakeGoal(const Model& model,
+                                     const Eigen::VectorXd& q, const Data& data,
                                      const GoalSpec& spec,
                                      std::mt19937_64* rng) {
   if (spec.kind == GoalKind::kWeightedSum) {
     std::vector<std::shared_ptr<const Goal>> parts;
     for (const GoalSpec& part : spec.parts) {
-      parts.push_back(MakeSimpleGoal(model, data, part, rng));
+      parts.push_back(MakeSimpleGoal(model, q, data, part, rng));
     }
     return std::make_shared<WeightedSumGoal>(std::move(parts), spec.weight);
   }
@@ -188,15 +288,16 @@ std::shared_ptr<const Goal> MakeGoal(const Model& model, const Data& data,
     // The first alternative is met at the generating pose; the others at
     // other random poses, so "any one of" has a real choice to make.
     std::vector<std::shared_ptr<const Goal>> parts;
-    parts.push_back(MakeSimpleGoal(model, data, spec.parts[0], rng));
+    parts.push_back(MakeSimpleGoal(model, q, data, spec.parts[0], rng));
     Data other(model);
     for (std::size_t i = 1; i < spec.parts.size(); ++i) {
-      ForwardKinematics(model, RandomModelPose(model, rng), &other);
-      parts.push_back(MakeSimpleGoal(model, other, spec.parts[i], rng));
+      const Eigen::VectorXd q_other = RandomModelPose(model, rng);
+      ForwardKinematics(model, q_other, &other);
+      parts.push_back(MakeSimpleGoal(model, q_other, other, spec.parts[i], rng));
     }
     return std::make_shared<DisjunctiveGoal>(std::move(parts), spec.weight);
   }
-  return MakeSimpleGoal(model, data, spec, rng);
+  return MakeSimpleGoal(model, q, data, spec, rng);
 }
 
 bool WithinTolerance(const Study& study, const std::vector<GoalError>& errors) {
@@ -475,6 +576,13 @@ const char* GoalKindName(GoalKind kind) {
     case GoalKind::kDisjunctive: return "any-of";
     case GoalKind::kCone: return "cone";
     case GoalKind::kPositionBox: return "position-box";
+    case GoalKind::kGaze: return "gaze";
+    case GoalKind::kOrientationBox: return "orientation-box";
+    case GoalKind::kPointDistance: return "distance";
+    case GoalKind::kSiteDistance: return "site-distance";
+    case GoalKind::kRelativePose: return "relative-pose";
+    case GoalKind::kJointRange: return "joint-range";
+    case GoalKind::kJointPosture: return "joint-posture";
   }
   return "unknown";
 }
@@ -541,6 +649,64 @@ GoalSpec GoalSpec::PositionBox(std::string site, double tolerance,
   g.tolerance = tolerance;
   return g;
 }
+GoalSpec GoalSpec::Gaze(std::string site, Eigen::Vector3d axis, double angle,
+                        double distance, double weight) {
+  GoalSpec g = Cone(std::move(site), std::move(axis), angle, weight);
+  g.kind = GoalKind::kGaze;
+  g.distance = distance;
+  return g;
+}
+GoalSpec GoalSpec::OrientationBox(std::string site, double angle,
+                                  double weight) {
+  GoalSpec g = Position(std::move(site), weight);
+  g.kind = GoalKind::kOrientationBox;
+  g.angle = angle;
+  return g;
+}
+GoalSpec GoalSpec::PointDistance(std::string site, double distance,
+                                 double tolerance, double weight) {
+  GoalSpec g = Position(std::move(site), weight);
+  g.kind = GoalKind::kPointDistance;
+  g.distance = distance;
+  g.tolerance = tolerance;
+  return g;
+}
+GoalSpec GoalSpec::SiteDistance(std::string site, std::string other_site,
+                                double tolerance, double weight) {
+  GoalSpec g = Position(std::move(site), weight);
+  g.kind = GoalKind::kSiteDistance;
+  g.other_site = std::move(other_site);
+  g.tolerance = tolerance;
+  return g;
+}
+GoalSpec GoalSpec::RelativePose(std::string site, std::string other_site,
+                                double rotation_weight, double weight) {
+  GoalSpec g = Position(std::move(site), weight);
+  g.kind = GoalKind::kRelativePose;
+  g.other_site = std::move(other_site);
+  g.rotation_weight = rotation_weight;
+  return g;
+}
+GoalSpec GoalSpec::RelativePosition(std::string site, std::string other_site,
+                                    double weight) {
+  GoalSpec g = RelativePose(std::move(site), std::move(other_site), 1.0, weight);
+  g.position_only = true;
+  return g;
+}
+GoalSpec GoalSpec::JointRange(std::vector<int> coordinates, double angle,
+                              double weight) {
+  GoalSpec g;
+  g.kind = GoalKind::kJointRange;
+  g.coordinates = std::move(coordinates);
+  g.angle = angle;
+  g.weight = weight;
+  return g;
+}
+GoalSpec GoalSpec::JointPosture(std::vector<int> coordinates, double weight) {
+  GoalSpec g = JointRange(std::move(coordinates), 0.1, weight);
+  g.kind = GoalKind::kJointPosture;
+  return g;
+}
 GoalSpec GoalSpec::WeightedSum(std::vector<GoalSpec> parts, double weight) {
   GoalSpec g;
   g.kind = GoalKind::kWeightedSum;
@@ -563,6 +729,21 @@ std::string GoalSpec::Label() const {
     }
     return label + ")";
   }
+  if (kind == GoalKind::kJointRange || kind == GoalKind::kJointPosture) {
+    if (coordinates.empty()) return label + "(all)";
+    label += "(";
+    for (std::size_t i = 0; i < coordinates.size(); ++i) {
+      label += (i ? "," : "") + std::to_string(coordinates[i]);
+    }
+    return label + ")";
+  }
+  if (kind == GoalKind::kRelativePose) {
+    return (position_only ? "relative-position(" : "relative-pose(") + site +
+           " in " + other_site + ")";
+  }
+  if (kind == GoalKind::kSiteDistance) {
+    return label + "(" + site + ", " + other_site + ")";
+  }
   return label + "(" + site + ")";
 }
 
@@ -574,7 +755,8 @@ Scenario RandomTargets(std::vector<GoalSpec> goals) {
     Data data(model);
     ForwardKinematics(model, trial.q_generator, &data);
     for (const GoalSpec& spec : goals) {
-      trial.problem.AddGoal(MakeGoal(model, data, spec, context.rng));
+      trial.problem.AddGoal(
+          MakeGoal(model, trial.q_generator, data, spec, context.rng));
     }
     return trial;
   };

@@ -62,6 +62,27 @@ enum class GoalKind {
   kPositionBox,  ///< PositionBoxGoal (inequality, smooth penalty form): the
                  ///< site within ±`tolerance` of its generated position on
                  ///< each axis of its generated frame (TRAC-IK's bounds).
+  kGaze,         ///< GazeGoal (inequality): the site's `axis` within `angle`
+                 ///< of the direction to a point `distance` along it at the
+                 ///< generating pose.
+  kOrientationBox,  ///< OrientationBoxGoal (inequality): the site's rotation
+                    ///< vector relative to its generated orientation within
+                    ///< ±`angle` radians per axis.
+  kPointDistance,   ///< PointDistanceGoal (inequality): the site's distance
+                    ///< to a point `distance` away in a random direction at
+                    ///< the generating pose stays within ±`tolerance` of
+                    ///< `distance`.
+  kSiteDistance,    ///< SiteDistanceGoal (inequality): the distance between
+                    ///< `site` and `other_site` within ±`tolerance` of its
+                    ///< generated value.
+  kRelativePose,    ///< RelativePoseGoal: `site`'s pose (or position, with
+                    ///< `position_only`) in `other_site`'s frame as
+                    ///< generated; `rotation_weight` is its length per
+                    ///< radian.
+  kJointRange,      ///< JointRangeGoal (inequality): `coordinates` (empty:
+                    ///< all) within ±`angle` of their generated values.
+  kJointPosture,    ///< JointPostureGoal: `coordinates` (empty: all) at their
+                    ///< generated values.
 };
 
 /// "position", "orientation", … for tables and messages.
@@ -72,7 +93,8 @@ const char* GoalKindName(GoalKind kind);
 /// every goal of the trial at once — the trial is reachable by construction.
 struct GoalSpec {
   GoalKind kind = GoalKind::kPose;
-  /// Site the goal is attached to (unused for sums and disjunctions).
+  /// Site the goal is attached to (unused for sums, disjunctions and joint
+  /// goals).
   std::string site;
   /// Weight w of the goal's potential ½ w ‖r‖².
   double weight = 1.0;
@@ -86,10 +108,21 @@ struct GoalSpec {
   /// residual, r ≈ [Δp; c·θ] (length units per radian; the goal's
   /// PositionOrientationScales::w_o is c²).
   double rotation_weight = 1.0;
-  /// Cone goals: the half-angle, radians in [0, π].
+  /// Cone and gaze goals: the half-angle, radians in [0, π]; orientation
+  /// boxes: the half-width per axis, radians in (0, π); joint ranges: the
+  /// half-width per coordinate (> 0, the coordinate's unit).
   double angle = 0.1;
-  /// Position-box goals: the half-width of the box, model units (> 0).
+  /// Position boxes: the half-width of the box; point and site distances:
+  /// the half-width of the distance interval. Model units, > 0.
   double tolerance = 0.01;
+  /// Site distance and relative pose goals: the second site (the reference
+  /// frame of a relative pose).
+  std::string other_site;
+  /// Relative pose goals: impose the relative position only.
+  bool position_only = false;
+  /// Joint goals: indices into q (distinct, in [0, nq)); empty: every
+  /// coordinate.
+  std::vector<int> coordinates;
   /// Weighted sums and disjunctions: their parts (not themselves sums or
   /// disjunctions).
   std::vector<GoalSpec> parts;
@@ -107,10 +140,28 @@ struct GoalSpec {
                        double weight = 1.0);
   static GoalSpec PositionBox(std::string site, double tolerance,
                               double weight = 1.0);
+  static GoalSpec Gaze(std::string site, Eigen::Vector3d axis, double angle,
+                       double distance, double weight = 1.0);
+  static GoalSpec OrientationBox(std::string site, double angle,
+                                 double weight = 1.0);
+  static GoalSpec PointDistance(std::string site, double distance,
+                                double tolerance, double weight = 1.0);
+  static GoalSpec SiteDistance(std::string site, std::string other_site,
+                               double tolerance, double weight = 1.0);
+  static GoalSpec RelativePose(std::string site, std::string other_site,
+                               double rotation_weight = 1.0,
+                               double weight = 1.0);
+  static GoalSpec RelativePosition(std::string site, std::string other_site,
+                                   double weight = 1.0);
+  static GoalSpec JointRange(std::vector<int> coordinates, double angle,
+                             double weight = 1.0);
+  static GoalSpec JointPosture(std::vector<int> coordinates,
+                               double weight = 1.0);
   static GoalSpec WeightedSum(std::vector<GoalSpec> parts, double weight = 1.0);
   static GoalSpec AnyOf(std::vector<GoalSpec> parts, double weight = 1.0);
 
-  /// A short label, e.g. "pose(tool0)", "any-of(position(l), position(r))".
+  /// A short label, e.g. "pose(tool0)", "any-of(position(l), position(r))",
+  /// "relative-pose(l in r)", "joint-range(all)".
   std::string Label() const;
 };
 

@@ -257,6 +257,11 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
                                     options.constraint_tolerance);
     app->Options()->SetNumericValue("bound_relax_factor", 0.0);
     app->Options()->SetStringValue("honor_original_bounds", "yes");
+    app->Options()->SetStringValue(
+        "mu_strategy",
+        options.barrier_update == IpoptOptions::BarrierUpdate::kMonotone
+            ? "monotone"
+            : "adaptive");
     if (options.common.time_budget_seconds > 0.0) {
       app->Options()->SetNumericValue("max_cpu_time",
                                       options.common.time_budget_seconds);

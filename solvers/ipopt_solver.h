@@ -26,7 +26,8 @@
 /// Note: IPOPT counts equality rows; more equality rows than coordinates
 /// (e.g. a 9-residual pose goal on a 7-DOF arm) is refused by IPOPT
 /// ("too few degrees of freedom") even when the rows are dependent: pose
-/// such goals in a minimal form (e.g. RotationVectorGoal).
+/// such constraints in a minimal form (e.g. RotationVectorGoal), as
+/// goals_as_constraints does for goals (Problem::WithGoalsAsConstraints).
 
 #include <memory>
 #include <string>
@@ -59,6 +60,30 @@ struct IpoptOptions {
   /// End the solve at the first iterate whose goal and constraint errors are
   /// within common's tolerances (the IK success test).
   bool stop_at_tolerance = true;
+
+  /// How IPOPT updates its barrier parameter μ (its `mu_strategy`).
+  enum class BarrierUpdate {
+    /// Fiacco–McCormick: μ is decreased once the barrier problem is solved
+    /// to a tolerance proportional to μ (Wächter & Biegler 2006, §2.1).
+    kMonotone,
+    /// μ chosen anew every iteration by a quality-function oracle
+    /// (Nocedal, Wächter & Waltz 2009): IPOPT's choice when the Hessian is
+    /// approximated by limited-memory quasi-Newton, as here.
+    kAdaptive,
+  };
+  /// Adaptive by default (IPOPT's own choice here). On these small NLPs
+  /// (n ≤ ~60 coordinates) a solve's cost is its number of linear solves,
+  /// each paying a fixed price inside Debian's MUMPS 5.5 (it recomputes its
+  /// save/restore memory estimate on every call: 35–45 % of a solve's CPU
+  /// time under perf) and IPOPT's per-task timers (getrusage, 10–20 %);
+  /// evaluating our goals is < 1 %. The adaptive oracle adds trial solves
+  /// every iteration, so monotone is faster: on a 7-DOF pose as hard
+  /// constraints 88 solves/s against 63 (CPU 11.4 vs 15.9 ms a solve, same
+  /// success rate; benchmarks/solvers_benchmark.cc, BM_Ipopt7Dof). But it is
+  /// less robust: from random starts it ran out of iterations on a position
+  /// constraint the adaptive oracle solves (tests/solvers/nlp_solvers_test.cc),
+  /// so it is a choice, not the default.
+  BarrierUpdate barrier_update = BarrierUpdate::kAdaptive;
 
   bool IsValid(std::string* why) const;
 };

@@ -1,15 +1,29 @@
 // The goal-solver matrix: the mission's "solved by bounded L-BFGS-B, Ceres
 // least squares, or differential methods for direct comparison" (SPEC §2) at
 // a glance. Every goal kind — position, orientation, pose, axis (partial
-// orientation), aiming, plane, the inequality goals cone and position box
-// (in their smooth penalty form, inequality_goal.h), weighted sum,
-// disjunctive; each also with Tikhonov regularization and with
-// the joint-centre bias — against every iklab solver (EverySolver():
-// optimization, differential, analytic), on three figures:
-//  * a 7-DOF robot arm (the Franka Panda URDF, hand site), one goal at a time;
+// orientation), aiming, plane, weighted sum, disjunctive, the inequality
+// goals cone, position box, gaze, orientation box, distance to a point and
+// site distance (in their smooth penalty form, inequality_goal.h), the
+// relative pose of one site in another's frame, and a position goal with a
+// joint range (inequality) or a joint posture (equality) — against every
+// iklab solver (EverySolver(): optimization, differential, analytic) and
+// the two constrained NLP solvers once more with every goal as a hard
+// constraint ("slsqp-hard", "ipopt-hard": Problem::WithGoalsAsConstraints,
+// minimal forms; n/a for goals with no hard form: weighted sums keep
+// dependent rows, a disjunction is not smooth, an aiming goal has no minimal
+// form here), on three figures:
+//  * a 7-DOF robot arm (the Franka Panda URDF, hand site), one goal at a time
+//    (two-site goals: the hand in panda_link1's frame, 6 joints between);
 //  * the 53-DOF human figure (HumanFigure) with the goal on both hands and
-//    both feet at once (four simultaneous goals);
-//  * Tolani's 7-DOF limb, where the analytic solver applies.
+//    both feet at once (four simultaneous goals; two-site goals: the left
+//    hand held relative to the right hand, the left foot to the right foot);
+//  * Tolani's 7-DOF limb, where the analytic solver applies (two-site goals:
+//    the hand relative to the upper arm's shoulder site — 4 joints between,
+//    so a relative pose's 6 rows have rank 4: reachable by construction, but
+//    redundant for an NLP's equality constraints).
+// The first ten rows also run with Tikhonov regularization and with the
+// joint-centre bias; the newer rows without (the variants test the
+// regularizers, and the run stays within its time).
 // Each cell is a study (lab/study.h) over random reachable targets: success
 // rate (verified independently from FK and the limits) and median time per
 // solve. A solver that refuses a goal kind or figure shows "n/a".
@@ -17,9 +31,13 @@
 // Parameters we chose: 40 trials per cell on the arms and 12 on the human
 // figure (4 and 2 in quick mode), random start poses within the limits,
 // tolerance 1e-5 (m, rad), budget 5 ms per solve (20 ms on the human
-// figure), rotation weight 0.4 m/rad for pose goals, aim distance 0.5 m along
-// the site's z axis, weighted sum = the site's position (w 1) + its
-// orientation (w 0.1), disjunction = any of three poses of the site.
+// figure), rotation weight 0.4 m/rad for pose and relative pose goals, aim
+// and gaze distance 0.5 m along the site's z axis, weighted sum = the site's
+// position (w 1) + its orientation (w 0.1), disjunction = any of three poses
+// of the site, gaze and cone half-angle 0.1 rad, orientation box ±0.05 rad,
+// position box ±1 cm, distance to a point 0.3 ± 0.01 m, site distance
+// ±1 cm around the generated one, joint range ±0.3 rad around the generating
+// pose on every coordinate, joint posture on coordinate 0.
 // Regularizer weights 1e-9 (Tikhonov α towards the start, joint-centre gain
 // towards the middle of the limits): small enough that the regularized
 // optimum stays within the 1e-5 tolerance of the goals — its bias on a goal
@@ -35,6 +53,7 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "experiments/experiments_list.h"
@@ -43,6 +62,8 @@
 #include "lab/data.h"
 #include "lab/plot.h"
 #include "lab/study.h"
+#include "solvers/ipopt_solver.h"
+#include "solvers/slsqp_solver.h"
 
 namespace iklab {
 
@@ -55,40 +76,130 @@ struct Figure3 {
   std::string title;
   std::shared_ptr<const Model> model;
   std::vector<std::string> sites;  // the goal is put on each of them
+  // Two-site goals (site distance, relative pose): the first site held
+  // relative to the second.
+  std::vector<std::pair<std::string, std::string>> pairs;
   double budget_seconds = 0.005;
   int trials = 40;
 };
 
-// One row of the matrix: a goal kind made for a site.
+// One row of the matrix: a goal kind made for a site (or a pair of sites),
+// with the figure's goals being that goal on each of its sites (pairs).
 struct Row {
   std::string name;
-  std::function<GoalSpec(const std::string& site)> make;
+  std::function<std::vector<GoalSpec>(const Figure3& figure)> make;
+  // The row also runs with the regularizer variants.
+  bool regularized = true;
+  // The goal has a hard-constraint form (Problem::WithGoalsAsConstraints):
+  // independent rows or an inequality. Weighted sums keep their parts'
+  // dependent rows, a disjunction is not smooth and an aiming goal has no
+  // minimal form here: their hard columns read n/a.
+  bool hard_form = true;
 };
+
+// A row made site by site.
+Row PerSite(std::string name, std::function<GoalSpec(const std::string&)> make,
+            bool regularized = true, bool hard_form = true) {
+  return {std::move(name),
+          [make](const Figure3& figure) {
+            std::vector<GoalSpec> goals;
+            for (const std::string& site : figure.sites) goals.push_back(make(site));
+            return goals;
+          },
+          regularized, hard_form};
+}
+
+// A row made pair by pair.
+Row PerPair(std::string name,
+            std::function<GoalSpec(const std::string&, const std::string&)> make) {
+  return {std::move(name),
+          [make](const Figure3& figure) {
+            std::vector<GoalSpec> goals;
+            for (const auto& [a, b] : figure.pairs) goals.push_back(make(a, b));
+            return goals;
+          },
+          false, true};
+}
+
+// Each site's position plus one joint goal over the figure.
+Row WithJointGoal(std::string name, GoalSpec joint_goal) {
+  return {std::move(name),
+          [joint_goal](const Figure3& figure) {
+            std::vector<GoalSpec> goals;
+            for (const std::string& site : figure.sites) {
+              goals.push_back(GoalSpec::Position(site));
+            }
+            goals.push_back(joint_goal);
+            return goals;
+          },
+          false, true};
+}
 
 std::vector<Row> GoalRows() {
   const Eigen::Vector3d z = Eigen::Vector3d::UnitZ();
   return {
-      {"position", [](const std::string& s) { return GoalSpec::Position(s); }},
-      {"orientation", [](const std::string& s) { return GoalSpec::Orientation(s); }},
-      {"pose", [](const std::string& s) { return GoalSpec::Pose(s, 0.4); }},
-      {"axis", [z](const std::string& s) { return GoalSpec::Axis(s, z); }},
-      {"aiming", [z](const std::string& s) { return GoalSpec::Aiming(s, z, 0.5); }},
-      {"plane", [](const std::string& s) { return GoalSpec::Plane(s); }},
-      {"cone (axis within 0.1 rad)",
-       [z](const std::string& s) { return GoalSpec::Cone(s, z, 0.1); }},
-      {"position box (+-1 cm)",
-       [](const std::string& s) { return GoalSpec::PositionBox(s, 0.01); }},
-      {"weighted sum",
-       [](const std::string& s) {
-         return GoalSpec::WeightedSum(
-             {GoalSpec::Position(s), GoalSpec::Orientation(s, 0.1)});
-       }},
-      {"any of 3 poses",
-       [](const std::string& s) {
-         return GoalSpec::AnyOf({GoalSpec::Pose(s, 0.4), GoalSpec::Pose(s, 0.4),
-                                 GoalSpec::Pose(s, 0.4)});
-       }},
+      PerSite("position", [](const std::string& s) { return GoalSpec::Position(s); }),
+      PerSite("orientation",
+              [](const std::string& s) { return GoalSpec::Orientation(s); }),
+      PerSite("pose", [](const std::string& s) { return GoalSpec::Pose(s, 0.4); }),
+      PerSite("axis", [z](const std::string& s) { return GoalSpec::Axis(s, z); }),
+      PerSite("aiming",
+              [z](const std::string& s) { return GoalSpec::Aiming(s, z, 0.5); },
+              true, false),
+      PerSite("plane", [](const std::string& s) { return GoalSpec::Plane(s); }),
+      PerSite("cone (axis within 0.1 rad)",
+              [z](const std::string& s) { return GoalSpec::Cone(s, z, 0.1); }),
+      PerSite("position box (+-1 cm)",
+              [](const std::string& s) { return GoalSpec::PositionBox(s, 0.01); }),
+      PerSite("weighted sum",
+              [](const std::string& s) {
+                return GoalSpec::WeightedSum(
+                    {GoalSpec::Position(s), GoalSpec::Orientation(s, 0.1)});
+              },
+              true, false),
+      PerSite("any of 3 poses",
+              [](const std::string& s) {
+                return GoalSpec::AnyOf({GoalSpec::Pose(s, 0.4),
+                                        GoalSpec::Pose(s, 0.4),
+                                        GoalSpec::Pose(s, 0.4)});
+              },
+              true, false),
+      // The newer goals, without the regularizer variants (to keep the run's
+      // length; the variants test the regularizer rows, not the goal).
+      PerSite("gaze (within 0.1 rad of a point)",
+              [z](const std::string& s) { return GoalSpec::Gaze(s, z, 0.1, 0.5); },
+              false),
+      PerSite("orientation box (+-0.05 rad)",
+              [](const std::string& s) { return GoalSpec::OrientationBox(s, 0.05); },
+              false),
+      PerSite("distance to a point (0.3 +- 0.01)",
+              [](const std::string& s) {
+                return GoalSpec::PointDistance(s, 0.3, 0.01);
+              },
+              false),
+      PerPair("site distance (+-1 cm)",
+              [](const std::string& a, const std::string& b) {
+                return GoalSpec::SiteDistance(a, b, 0.01);
+              }),
+      PerPair("relative pose",
+              [](const std::string& a, const std::string& b) {
+                return GoalSpec::RelativePose(a, b, 0.4);
+              }),
+      WithJointGoal("position + joint range (+-0.3 rad)",
+                    GoalSpec::JointRange({}, 0.3)),
+      WithJointGoal("position + joint posture (coordinate 0)",
+                    GoalSpec::JointPosture({0})),
   };
+}
+
+// The constrained NLP solvers with every goal as a hard constraint
+// (goals_as_constraints), beside their penalty-form columns.
+std::vector<StudySolver> HardSolvers() {
+  SlsqpOptions slsqp;
+  slsqp.goals_as_constraints = true;
+  IpoptOptions ipopt;
+  ipopt.goals_as_constraints = true;
+  return {Use("slsqp-hard", slsqp), Use("ipopt-hard", ipopt)};
 }
 
 void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
@@ -98,21 +209,34 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
                                            "panda_link0", "panda_hand");
     figures.push_back({"panda", "Franka Panda (7 DOF), hand",
                        std::make_shared<const Model>(panda.figure.Compile()),
-                       {"panda_hand"}});
+                       {"panda_hand"},
+                       {{"panda_hand", "panda_link1"}}});
     figures.push_back(
         {"human", "Human figure (53 DOF), hands and feet at once",
          std::make_shared<const Model>(HumanFigure().Compile()),
-         {"left_hand", "right_hand", "left_foot", "right_foot"}, 0.02, 12});
+         {"left_hand", "right_hand", "left_foot", "right_foot"},
+         {{"left_hand", "right_hand"}, {"left_foot", "right_foot"}},
+         0.02,
+         12});
     figures.push_back({"tolani-arm", "Tolani's 7-DOF limb, hand",
                        std::make_shared<const Model>(TolaniArm().Compile()),
-                       {"hand"}});
+                       {"hand"},
+                       {{"hand", "shoulder"}}});
   }
   const std::vector<Row> rows = GoalRows();
   const std::vector<std::pair<std::string, Regularization>> variants = {
       {"", {}},
       {" + Tikhonov", {kRegularizerWeight, 0.0}},
       {" + centre bias", {0.0, kRegularizerWeight}}};
-  const std::vector<StudySolver> solvers = EverySolver();
+  const std::vector<StudySolver> soft_solvers = EverySolver();
+  std::vector<StudySolver> solvers = soft_solvers;
+  for (StudySolver& s : HardSolvers()) solvers.push_back(std::move(s));
+  int cells_per_figure = 0;
+  for (const auto& variant : variants) {
+    for (const Row& row : rows) {
+      cells_per_figure += variant.first.empty() || row.regularized;
+    }
+  }
 
   out->SetParameter("trials_per_cell",
                     context.quick ? "4 (arms), 2 (human)" : "40 (arms), 12 (human)");
@@ -120,9 +244,14 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
   out->SetParameter("tolerance", "1e-5 m, 1e-5 rad");
   out->SetParameter("time_budget_ms", "5 (arms), 20 (human figure)");
   out->SetParameter("regularizer_weight", kRegularizerWeight);
-  out->SetParameter("goals", "pose: rotation weight 0.4 m/rad; aiming: site z "
-                             "axis at 0.5 m; weighted sum: position (w 1) + "
-                             "orientation (w 0.1); any of 3 poses");
+  out->SetParameter("goals", "pose, relative pose: rotation weight 0.4 m/rad; "
+                             "aiming, gaze: site z axis at 0.5 m; weighted "
+                             "sum: position (w 1) + orientation (w 0.1); any "
+                             "of 3 poses; cone, gaze 0.1 rad; boxes +-1 cm, "
+                             "+-0.05 rad; distances 0.3 +- 0.01 m, +-1 cm; "
+                             "joint range +-0.3 rad");
+  out->SetParameter("hard_columns", "slsqp-hard, ipopt-hard: every goal a "
+                                    "hard constraint in minimal form");
 
   std::vector<std::vector<std::string>> csv_rows;
   // For the claims: per figure and row, which families accept the goal and
@@ -136,7 +265,7 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
   const std::vector<std::string> differential = {
       "pseudo-inverse", "dls", "sdls", "bounded-dls", "transpose", "ccd",
       "control-term", "multi-effector", "extended-jacobian"};
-  const double total = figures.size() * rows.size() * variants.size();
+  const double total = figures.size() * cells_per_figure;
   int done = 0;
   for (const Figure3& figure : figures) {
     Heatmap map;
@@ -147,15 +276,14 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
     std::vector<std::vector<std::string>> table;
     for (const auto& [suffix, regularization] : variants) {
       for (const Row& row : rows) {
+        if (!suffix.empty() && !row.regularized) continue;
         context.Progress(done++ / total, figure.name + ": " + row.name + suffix);
         Study study;
         study.name = "goal-solver-matrix";
         study.model = figure.model;
-        for (const std::string& site : figure.sites) {
-          study.goals.push_back(row.make(site));
-        }
+        study.goals = row.make(figure);
         study.regularization = regularization;
-        study.solvers = solvers;
+        study.solvers = row.hard_form ? solvers : soft_solvers;
         study.trials = context.quick ? (figure.trials > 20 ? 4 : 2) : figure.trials;
         study.seed = context.seed;
         study.threads = context.threads;
@@ -197,6 +325,16 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
                               rejected ? "" : FormatNumber(s.mean_us, 6),
                               rejected ? "" : FormatNumber(s.p99_us, 6),
                               std::to_string(s.false_claims), s.rejected});
+        }
+        // Goals without a hard form: the hard columns did not run.
+        for (std::size_t k = result.summaries.size(); k < solvers.size(); ++k) {
+          map.values.back().push_back(std::nan(""));
+          map.labels.back().push_back("n/a");
+          table_row.push_back("n/a");
+          csv_rows.push_back({figure.name, row_name, solvers[k].label, "", "",
+                              "", "", "0",
+                              "no hard-constraint form (dependent rows, not "
+                              "smooth, or no minimal form)"});
         }
         table.push_back(table_row);
         checks.push_back(check);

@@ -10,7 +10,6 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
-#include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/damped_least_squares_solver.h"
@@ -171,20 +170,15 @@ std::vector<Method> Methods(Task task, bool limits,
                      Family::kOptimization});
   methods.push_back({Use("Ceres LM", CeresOptions{}, kOptimizerAttempts),
                      Family::kOptimization});
-  // The goal as hard equality constraints (the paper's CFSQP formulation).
-  auto constrained = [](auto options) {
-    return [options](const SolveOptions& common, const iklab::Trial&) {
-      auto o = options;
-      const int max_iterations = o.common.max_iterations;
-      o.common = common;
-      o.common.max_iterations = max_iterations;
-      return std::make_unique<EqualityFormSolver>(MakeSolver(o));
-    };
-  };
-  methods.push_back({{"SQP (NLopt SLSQP)", constrained(SlsqpOptions{}),
-                      kOptimizerAttempts},
+  // The goal as hard constraints in minimal form (the paper's CFSQP
+  // formulation; Problem::WithGoalsAsConstraints).
+  SlsqpOptions slsqp;
+  slsqp.goals_as_constraints = true;
+  IpoptOptions ipopt;
+  ipopt.goals_as_constraints = true;
+  methods.push_back({Use("SQP (NLopt SLSQP)", slsqp, kOptimizerAttempts),
                      Family::kConstrainedOptimization});
-  methods.push_back({{"IPOPT", constrained(IpoptOptions{}), kOptimizerAttempts},
+  methods.push_back({Use("IPOPT", ipopt, kOptimizerAttempts),
                      Family::kConstrainedOptimization});
   if (!inverse_jacobian) return methods;
   // Each Hermite frame gets kIterationsPerFrame iterations at most.
@@ -216,46 +210,6 @@ std::vector<Method> Methods(Task task, bool limits,
                        Family::kInverseJacobian});
   }
   return methods;
-}
-
-EqualityFormSolver::EqualityFormSolver(std::unique_ptr<Solver> inner)
-    : inner_(std::move(inner)) {
-  if (inner_ == nullptr) {
-    throw std::invalid_argument("EqualityFormSolver: inner solver is null");
-  }
-}
-
-Result EqualityFormSolver::Solve(const Problem& problem,
-                                 const Eigen::VectorXd& q0) const {
-  Problem hard(problem.shared_model());
-  hard.set_bounds(problem.bounds());
-  const Model& model = problem.model();
-  for (const auto& goal : problem.goals()) {
-    const auto* pose = dynamic_cast<const PositionOrientationGoal*>(goal.get());
-    const auto* axis = dynamic_cast<const AxisGoal*>(goal.get());
-    if (axis != nullptr) {
-      // 2 tangent rows, and b in the target's hemisphere (excludes b = −a_G).
-      hard.AddEqualityConstraint(std::make_shared<AxisTangentGoal>(
-          model, axis->site_name(), axis->axis(), axis->target()));
-      hard.AddInequalityConstraint(std::make_shared<ConeGoal>(
-          model, axis->site_name(), axis->axis(), axis->target(), M_PI / 2));
-    } else if (pose != nullptr) {
-      hard.AddEqualityConstraint(std::make_shared<PositionGoal>(
-          model, pose->site_name(), pose->target().translation()));
-      hard.AddEqualityConstraint(std::make_shared<RotationVectorGoal>(
-          model, pose->site_name(), pose->target().linear()));
-    } else {
-      hard.AddEqualityConstraint(goal);
-    }
-  }
-  for (const auto& c : problem.equality_constraints()) {
-    hard.AddEqualityConstraint(c);
-  }
-  for (const auto& c : problem.inequality_constraints()) {
-    hard.AddInequalityConstraint(c);
-  }
-  for (const auto& r : problem.regularizers()) hard.AddRegularizer(r);
-  return inner_->Solve(hard, q0);
 }
 
 Study TableStudy(const ArmSetup& arm, Task task, std::vector<Trial> trials,

@@ -152,31 +152,11 @@ struct Method {
 /// iterations; the pseudo-inverse has no limit mechanism and runs free, its
 /// final pose judged against the limits; DLS is bounded DLS when the limits
 /// are on), and the constrained NLP methods "SQP (NLopt SLSQP)" and "IPOPT"
-/// (Family::kConstrainedOptimization; each goal a hard equality constraint in
-/// minimal form — see EqualityFormSolver — minimizing the displacement
+/// (Family::kConstrainedOptimization; each goal a hard constraint in minimal
+/// form — Problem::WithGoalsAsConstraints — minimizing the displacement
 /// ½ μ ‖q − q_start‖² from the start pose, restarted like L-BFGS-B).
 std::vector<Method> Methods(Task task, bool limits,
                             bool inverse_jacobian);
-
-/// Solves a problem's weighted goals as hard equality constraints with an
-/// inner constrained-NLP solver, each goal in a minimal form whose rows are
-/// independent degrees of freedom: a PositionOrientationGoal (9 dependent
-/// rows) becomes a PositionGoal and a RotationVectorGoal (3 + 3 rows; IPOPT
-/// refuses more equality rows than the arm's 7 coordinates); an AxisGoal (3
-/// rows of rank 2) becomes an AxisTangentGoal (2 rows) with the hemisphere
-/// inequality ConeGoal(π/2); other goals are posed as they are. Bounds and regularizers are kept. The Result's goal
-/// errors are those of the constraints (Result::constraint_errors).
-class EqualityFormSolver : public Solver {
- public:
-  /// @throws std::invalid_argument if `inner` is null.
-  explicit EqualityFormSolver(std::unique_ptr<Solver> inner);
-  std::string name() const override { return inner_->name(); }
-  Result Solve(const Problem& problem,
-               const Eigen::VectorXd& q0) const override;
-
- private:
-  std::unique_ptr<Solver> inner_;
-};
 
 /// A study of `methods` on `trials` of `task`: each trial's problem as the
 /// paper states the goal, started from the trial's q_start; success at

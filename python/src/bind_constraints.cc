@@ -17,6 +17,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "constraints/regularizers.h"
+#include "constraints/relative_pose_goal.h"
 #include "constraints/tolerance_goals.h"
 
 namespace iklab::python {
@@ -324,6 +325,40 @@ void BindConstraints(py::module_& m) {
            py::arg("model"), py::arg("site_a"), py::arg("site_b"),
            py::arg("min_distance") = 0.0, py::arg("max_distance") = kInfinity,
            py::arg("weight") = 1.0);
+
+  py::class_<RelativePoseGoal, Goal, std::shared_ptr<RelativePoseGoal>>(
+      m, "RelativePoseGoal", "Site B held at the pose `target` (4x4) in site A's frame.")
+      .def(py::init([](const Model& model, py::handle site_a, py::handle site_b,
+                       py::handle target, double weight, bool position, bool orientation,
+                       double length_per_radian) {
+             RelativePoseParts parts;
+             parts.position = position;
+             parts.orientation = orientation;
+             parts.length_per_radian = length_per_radian;
+             return std::make_shared<RelativePoseGoal>(
+                 model, SiteName(model, site_a), SiteName(model, site_b),
+                 ToPose(target, "target"), weight, parts);
+           }),
+           py::arg("model"), py::arg("site_a"), py::arg("site_b"), py::arg("target"),
+           py::arg("weight") = 1.0, py::arg("position") = true, py::arg("orientation") = true,
+           py::arg("length_per_radian") = 1.0)
+      .def_property("target", [](const RelativePoseGoal& g) { return PoseToArray(g.target()); },
+                    [](RelativePoseGoal& g, py::handle target) {
+                      g.set_target(ToPose(target, "target"));
+                    });
+  py::class_<RelativePoseBoxGoal, InequalityGoal, std::shared_ptr<RelativePoseBoxGoal>>(
+      m, "RelativePoseBoxGoal",
+      "Site B's pose in site A's frame within a per-axis box [lower, upper] (x y z rx ry rz) "
+      "around `target`.")
+      .def(py::init([](const Model& model, py::handle site_a, py::handle site_b,
+                       py::handle target, py::handle lower, py::handle upper, double weight) {
+             return std::make_shared<RelativePoseBoxGoal>(
+                 model, SiteName(model, site_a), SiteName(model, site_b),
+                 ToPose(target, "target"), ToVector(lower, "lower", 6),
+                 ToVector(upper, "upper", 6), weight);
+           }),
+           py::arg("model"), py::arg("site_a"), py::arg("site_b"), py::arg("target"),
+           py::arg("lower"), py::arg("upper"), py::arg("weight") = 1.0);
 
   // Collisions.
   py::class_<Capsule>(m, "Capsule")

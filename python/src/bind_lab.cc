@@ -147,7 +147,14 @@ void BindLab(py::module_& m) {
       .value("WEIGHTED_SUM", GoalKind::kWeightedSum)
       .value("DISJUNCTIVE", GoalKind::kDisjunctive)
       .value("CONE", GoalKind::kCone)
-      .value("POSITION_BOX", GoalKind::kPositionBox);
+      .value("POSITION_BOX", GoalKind::kPositionBox)
+      .value("GAZE", GoalKind::kGaze)
+      .value("ORIENTATION_BOX", GoalKind::kOrientationBox)
+      .value("POINT_DISTANCE", GoalKind::kPointDistance)
+      .value("SITE_DISTANCE", GoalKind::kSiteDistance)
+      .value("RELATIVE_POSE", GoalKind::kRelativePose)
+      .value("JOINT_RANGE", GoalKind::kJointRange)
+      .value("JOINT_POSTURE", GoalKind::kJointPosture);
   py::class_<GoalSpec>(m, "GoalSpec", "A goal of a study, generated per trial.")
       .def_static("position", &GoalSpec::Position, py::arg("site"), py::arg("weight") = 1.0)
       .def_static("orientation", &GoalSpec::Orientation, py::arg("site"), py::arg("weight") = 1.0)
@@ -165,6 +172,26 @@ void BindLab(py::module_& m) {
       }, py::arg("site"), py::arg("axis"), py::arg("angle"), py::arg("weight") = 1.0)
       .def_static("position_box", &GoalSpec::PositionBox, py::arg("site"),
                   py::arg("tolerance"), py::arg("weight") = 1.0)
+      .def_static("gaze", [](std::string site, py::handle axis, double angle, double distance,
+                             double weight) {
+        return GoalSpec::Gaze(std::move(site), ToVector3(axis, "axis"), angle, distance, weight);
+      }, py::arg("site"), py::arg("axis"), py::arg("angle"), py::arg("distance"),
+         py::arg("weight") = 1.0)
+      .def_static("orientation_box", &GoalSpec::OrientationBox, py::arg("site"),
+                  py::arg("angle"), py::arg("weight") = 1.0)
+      .def_static("point_distance", &GoalSpec::PointDistance, py::arg("site"),
+                  py::arg("distance"), py::arg("tolerance"), py::arg("weight") = 1.0)
+      .def_static("site_distance", &GoalSpec::SiteDistance, py::arg("site"),
+                  py::arg("other_site"), py::arg("tolerance"), py::arg("weight") = 1.0)
+      .def_static("relative_pose", &GoalSpec::RelativePose, py::arg("site"),
+                  py::arg("other_site"), py::arg("rotation_weight") = 1.0,
+                  py::arg("weight") = 1.0)
+      .def_static("relative_position", &GoalSpec::RelativePosition, py::arg("site"),
+                  py::arg("other_site"), py::arg("weight") = 1.0)
+      .def_static("joint_range", &GoalSpec::JointRange, py::arg("coordinates"),
+                  py::arg("angle"), py::arg("weight") = 1.0)
+      .def_static("joint_posture", &GoalSpec::JointPosture, py::arg("coordinates"),
+                  py::arg("weight") = 1.0)
       .def_static("weighted_sum", &GoalSpec::WeightedSum, py::arg("parts"),
                   py::arg("weight") = 1.0)
       .def_static("any_of", &GoalSpec::AnyOf, py::arg("parts"), py::arg("weight") = 1.0)

@@ -10,12 +10,14 @@
 
 #include <catch2/catch.hpp>
 
+#include "constraints/composite_goals.h"
 #include "constraints/distance_goals.h"
 #include "constraints/inequality_goal.h"
 #include "constraints/joint_goals.h"
 #include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
+#include "constraints/relative_pose_goal.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "tests/test_utilities.h"
@@ -87,6 +89,27 @@ std::vector<std::shared_ptr<const Goal>> EveryNewGoalKind(
       std::make_shared<RotationVectorGoal>(model, a, Near(R_a, 1.0, rng), 1.2));
   goals.push_back(std::make_shared<AxisTangentGoal>(
       model, a, RandomUnitVector(rng), RandomUnitVector(rng), 0.6));
+  // Relative pose of b in a's frame: targets near the relative pose at q.
+  const Eigen::Isometry3d X_AB =
+      SitePose(model, data, s0).inverse() * SitePose(model, data, s1);
+  Eigen::Isometry3d X_AT = X_AB;
+  X_AT.linear() = Near(X_AB.linear(), 0.9, rng);
+  X_AT.translation() += 0.3 * RandomPoint(rng);
+  goals.push_back(std::make_shared<RelativePoseGoal>(model, a, b, X_AT, 1.3));
+  RelativePoseParts position_only;
+  position_only.orientation = false;
+  goals.push_back(std::make_shared<RelativePoseGoal>(model, b, a, X_AT, 0.7,
+                                                     position_only));
+  RelativePoseParts orientation_only;
+  orientation_only.position = false;
+  orientation_only.length_per_radian = 0.4;
+  goals.push_back(std::make_shared<RelativePoseGoal>(model, a, b, X_AT, 1.1,
+                                                     orientation_only));
+  Eigen::Matrix<double, 6, 1> lower, upper;
+  lower << -0.05, -kInfinity, -0.1, -0.2, -kInfinity, -0.1;
+  upper << 0.05, 0.2, kInfinity, 0.1, 0.3, kInfinity;
+  goals.push_back(std::make_shared<RelativePoseBoxGoal>(model, a, b, X_AT,
+                                                        lower, upper, 1.6));
   return goals;
 }
 
@@ -358,6 +381,157 @@ TEST_CASE("Inequality goals reject bad input with a message naming it",
                                      Eigen::VectorXd::Zero(1)),
                     Contains("outside [0,"));
   CHECK_THROWS_WITH(ConeGoal(model, "nowhere", x, x, 0.1), Contains("nowhere"));
+}
+
+// Two arms on a turning torso: "turn" moves both hands alike, "left" only the
+// left hand (about the hand frame's y axis), "right" only the right hand.
+Model TwoArmFigure() {
+  Figure f("base");
+  const auto add = [&](const char* name, const char* parent, const char* child,
+                       const Eigen::Vector3d& origin,
+                       const Eigen::Vector3d& axis) {
+    Joint j;
+    j.name = name;
+    j.parent = parent;
+    j.child = child;
+    j.X_PJ.translation() = origin;
+    j.axis = axis;
+    f.AddJoint(j);
+  };
+  add("turn", "base", "torso", Eigen::Vector3d(0, 0, 1), Eigen::Vector3d::UnitZ());
+  add("left", "torso", "l_arm", Eigen::Vector3d(0, 0.3, 0), Eigen::Vector3d::UnitY());
+  add("right", "torso", "r_arm", Eigen::Vector3d(0, -0.3, 0), Eigen::Vector3d::UnitX());
+  f.AddSite({"lh", "l_arm", Eigen::Isometry3d::Identity()});
+  Eigen::Isometry3d X_LS = Eigen::Isometry3d::Identity();
+  X_LS.translation() = Eigen::Vector3d(0.4, 0, -0.2);
+  f.AddSite({"rh", "r_arm", X_LS});
+  return f.Compile();
+}
+
+TEST_CASE(
+    "A relative pose goal is met at its own pose, ignores joints that move "
+    "both sites, and reports the relative rotation in radians",
+    "[constraints]") {
+  const Model model = TwoArmFigure();
+  Data data(model);
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(3);
+  q << 0.3, -0.2, 0.5;
+  ForwardKinematics(model, q, &data);
+  const Eigen::Isometry3d X_AB = SitePose(model, data, model.SiteIndex("lh"))
+                                     .inverse() *
+                                 SitePose(model, data, model.SiteIndex("rh"));
+  const RelativePoseGoal goal(model, "lh", "rh", X_AB);
+  Eigen::Matrix<double, 6, 1> lower = Eigen::Matrix<double, 6, 1>::Constant(-0.01);
+  Eigen::Matrix<double, 6, 1> upper = Eigen::Matrix<double, 6, 1>::Constant(0.01);
+  const RelativePoseBoxGoal box(model, "lh", "rh", X_AB, lower, upper);
+  Eigen::VectorXd r(6), c(12);
+  Eigen::MatrixXd J(6, 3), Jc(12, 3);
+  Eigen::Ref<Eigen::MatrixXd> J_ref(J), Jc_ref(Jc);
+  goal.Evaluate(model, data, r, &J_ref);
+  box.EvaluateConstraint(model, data, q, c, &Jc_ref);
+  CHECK(r.norm() <= 1e-12);
+  CHECK((c.array() <= -0.01 + 1e-12).all());  // the middle of the box
+  CHECK(goal.Error(model, data).position <= 1e-12);
+  CHECK(goal.Error(model, data).angle <= 1e-12);
+  CHECK(box.Error(model, data).position == 0.0);
+  // Turning the torso moves both hands alike: no relative motion.
+  const int turn = model.DofIndex("turn");
+  CHECK(J.col(turn).norm() <= 1e-12);
+  CHECK(Jc.col(turn).norm() <= 1e-12);
+  CHECK(J.col(model.DofIndex("left")).norm() > 0.1);
+
+  // Rotating the left arm by δ about its own y axis turns the relative
+  // orientation by exactly δ; the torso's turn changes nothing.
+  for (const double delta : {0.05, 0.4, -1.2}) {
+    Eigen::VectorXd moved = q;
+    moved[model.DofIndex("left")] += delta;
+    moved[turn] += 0.7;
+    ForwardKinematics(model, moved, &data);
+    INFO("delta " << delta);
+    CHECK(goal.Error(model, data).angle == Approx(std::abs(delta)));
+    CHECK(box.Error(model, data).angle > 0.0);
+  }
+  // The torso's turn alone leaves every residual at 0.
+  Eigen::VectorXd turned = q;
+  turned[turn] += 1.1;
+  ForwardKinematics(model, turned, &data);
+  goal.Evaluate(model, data, r, nullptr);
+  CHECK(r.norm() <= 1e-12);
+}
+
+TEST_CASE(
+    "Weighted sums and disjunctions of joint goals report the joint errors at "
+    "q",
+    "[constraints]") {
+  const auto model = std::make_shared<const Model>(TwoArmFigure());
+  Eigen::VectorXd q(3);
+  q << 0.1, 0.2, 0.3;
+  Data data(*model);
+  ForwardKinematics(*model, q, &data);
+  const Eigen::Vector3d p_lh =
+      SitePose(*model, data, model->SiteIndex("lh")).translation();
+  auto position = std::make_shared<PositionGoal>(*model, "lh", p_lh);
+  auto posture_near = std::make_shared<JointPostureGoal>(
+      *model, std::vector<int>{2}, Eigen::VectorXd::Constant(1, 0.35));
+  auto posture_far = std::make_shared<JointPostureGoal>(
+      *model, std::vector<int>{2}, Eigen::VectorXd::Constant(1, 1.3));
+  const WeightedSumGoal sum({position, posture_far});
+  const DisjunctiveGoal any_of({posture_far, posture_near});
+  // The position part is met; the posture part is 1.0 rad off.
+  CHECK(sum.ErrorAt(*model, data, q).angle == Approx(1.0));
+  const GoalError chosen = any_of.ErrorAt(*model, data, q);
+  CHECK(chosen.active_alternative == 1);
+  CHECK(chosen.angle == Approx(0.05));
+  // Through the Problem, as studies verify answers.
+  Problem problem(model);
+  problem.AddGoal(std::make_shared<WeightedSumGoal>(sum));
+  ProblemWorkspace ws(problem);
+  const std::vector<GoalError> errors = problem.GoalErrors(q, &ws);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].angle == Approx(1.0));
+}
+
+TEST_CASE("Relative pose goals reject bad input with a message naming it",
+          "[constraints]") {
+  const Model model = TwoArmFigure();
+  const Eigen::Isometry3d I = Eigen::Isometry3d::Identity();
+  CHECK_THROWS_WITH(RelativePoseGoal(model, "lh", "lh", I),
+                    Contains("site_a and site_b must differ"));
+  CHECK_THROWS_WITH(RelativePoseGoal(model, "lh", "nowhere", I),
+                    Contains("nowhere"));
+  RelativePoseParts none;
+  none.position = none.orientation = false;
+  CHECK_THROWS_WITH(RelativePoseGoal(model, "lh", "rh", I, 1.0, none),
+                    Contains("neither position nor orientation"));
+  RelativePoseParts zero_scale;
+  zero_scale.length_per_radian = 0.0;
+  CHECK_THROWS_WITH(RelativePoseGoal(model, "lh", "rh", I, 1.0, zero_scale),
+                    Contains("length_per_radian must be finite and > 0"));
+  Eigen::Isometry3d sheared = I;
+  sheared.linear()(0, 1) = 0.5;
+  CHECK_THROWS_WITH(RelativePoseGoal(model, "lh", "rh", sheared),
+                    Contains("target rotation"));
+  CHECK_THROWS_WITH(RelativePoseGoal(model, "lh", "rh", I, -1.0),
+                    Contains("weight"));
+  using Vector6d = Eigen::Matrix<double, 6, 1>;
+  const Vector6d free_lower = Vector6d::Constant(-kInfinity);
+  const Vector6d free_upper = Vector6d::Constant(kInfinity);
+  CHECK_THROWS_WITH(
+      RelativePoseBoxGoal(model, "lh", "rh", I, free_lower, free_upper),
+      Contains("every bound is infinite"));
+  Vector6d lower = free_lower, upper = free_upper;
+  lower[1] = 0.2;
+  upper[1] = 0.1;
+  CHECK_THROWS_WITH(RelativePoseBoxGoal(model, "lh", "rh", I, lower, upper),
+                    Contains("component 1 needs lower <= upper"));
+  lower = free_lower;
+  upper = free_upper;
+  upper[4] = 3.5;
+  CHECK_THROWS_WITH(RelativePoseBoxGoal(model, "lh", "rh", I, lower, upper),
+                    Contains("(-pi, pi)"));
+  upper[4] = std::nan("");
+  CHECK_THROWS_WITH(RelativePoseBoxGoal(model, "lh", "rh", I, lower, upper),
+                    Contains("component 4"));
 }
 
 }  // namespace

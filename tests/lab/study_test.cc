@@ -233,6 +233,18 @@ TEST_CASE("Every goal kind a study generates is met at the trial's "
       GoalSpec::Plane("elbow"),
       GoalSpec::WeightedSum({GoalSpec::Position("elbow", 2.0),
                              GoalSpec::Orientation("tool", 0.5)}),
+      GoalSpec::Cone("tool", Eigen::Vector3d::UnitZ(), 0.1),
+      GoalSpec::PositionBox("tool", 0.01),
+      GoalSpec::Gaze("tool", Eigen::Vector3d(0, 1, 1), 0.05, 0.5),
+      GoalSpec::OrientationBox("tool", 0.05),
+      GoalSpec::PointDistance("tool", 0.3, 0.01),
+      GoalSpec::SiteDistance("tool", "elbow", 0.01),
+      GoalSpec::RelativePose("tool", "elbow", 0.4),
+      GoalSpec::RelativePosition("elbow", "tool"),
+      GoalSpec::JointRange({}, 0.3),
+      GoalSpec::JointPosture({0, 2}),
+      GoalSpec::WeightedSum({GoalSpec::Position("tool"),
+                             GoalSpec::JointPosture({1})}),
       GoalSpec::AnyOf({GoalSpec::Position("tool"), GoalSpec::Position("tool"),
                        GoalSpec::Position("tool")}),
   };
@@ -256,6 +268,12 @@ TEST_CASE("Every goal kind a study generates is met at the trial's "
     // The disjunction's other alternatives are elsewhere: only the first is
     // active at the generating pose.
     CHECK(errors.back().active_alternative == 0);
+    // Away from it the joint goals report their errors, also inside a sum.
+    Eigen::VectorXd moved = trial.q_generator;
+    moved[1] += 0.5;
+    const auto moved_errors = trial.problem.GoalErrors(moved, &ws);
+    CHECK(moved_errors[kinds.size() - 4].angle == Approx(0.2));  // range ±0.3
+    CHECK(moved_errors[kinds.size() - 2].angle == Approx(0.5));  // sum
   }
 }
 
@@ -373,6 +391,28 @@ TEST_CASE("Bad study input is refused with a message naming what to fix",
     REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("axis must be"));
     study.goals = {GoalSpec::AnyOf({GoalSpec::AnyOf({GoalSpec::Position("effector")})})};
     REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("cannot be nested"));
+  }
+  SECTION("two-site goals on one site or an unknown second site") {
+    Study study = PlanarStudy();
+    study.goals = {GoalSpec::SiteDistance("effector", "effector", 0.01)};
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("must differ"));
+    study.goals = {GoalSpec::RelativePose("effector", "hand")};
+    REQUIRE_THROWS_WITH(RunStudy(study),
+                        Catch::Contains("unknown other_site 'hand'"));
+  }
+  SECTION("joint goals on a missing or repeated coordinate, a bad width") {
+    Study study = PlanarStudy();
+    study.goals = {GoalSpec::JointPosture({3})};
+    REQUIRE_THROWS_WITH(RunStudy(study),
+                        Catch::Contains("coordinate 3 is outside [0, 3)"));
+    study.goals = {GoalSpec::JointRange({0, 0}, 0.1)};
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("listed twice"));
+    study.goals = {GoalSpec::JointRange({}, -0.1)};
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("half-width"));
+    study.goals = {GoalSpec::OrientationBox("effector", 4.0)};
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("(0, pi)"));
+    study.goals = {GoalSpec::PointDistance("effector", 0.0, 0.01)};
+    REQUIRE_THROWS_WITH(RunStudy(study), Catch::Contains("distance must be"));
   }
 }
 

@@ -39,6 +39,10 @@ def every_goal(model):
         "orientation_box": iklab.OrientationBoxGoal(model, TIP, R, [-0.1] * 3, [0.1] * 3),
         "point_distance": iklab.PointDistanceGoal(model, TIP, [0, 0, 0.3], 0.2, 0.6),
         "site_distance": iklab.SiteDistanceGoal(model, "panda_link4", TIP, 0.1, 0.5),
+        "relative_pose": iklab.RelativePoseGoal(model, "panda_link4", TIP, np.eye(4),
+                                                length_per_radian=0.5),
+        "relative_pose_box": iklab.RelativePoseBoxGoal(model, "panda_link4", TIP, np.eye(4),
+                                                       [-0.1] * 6, [0.1] * 6),
         "collision": iklab.CollisionGoal(
             model, iklab.fit_chain_capsules(model, ["panda_link3", "panda_link5"], 0.05),
             [iklab.Capsule.sphere([0.4, 0.0, 0.4], 0.1)]),
@@ -49,7 +53,7 @@ GOAL_NAMES = [
     "position", "orientation", "axis", "rotation_vector", "axis_tangent", "pose",
     "aiming", "plane", "weighted_sum", "disjunctive", "tikhonov", "joint_center_bias",
     "joint_posture", "joint_range", "cone", "gaze", "position_box", "orientation_box",
-    "point_distance", "site_distance", "collision"]
+    "point_distance", "site_distance", "relative_pose", "relative_pose_box", "collision"]
 
 
 def test_every_goal_kind_is_covered(panda):
@@ -158,3 +162,20 @@ def test_goal_constructors_reject_bad_input_with_the_cpp_message(panda):
     with pytest.raises(ValueError):
         iklab.Problem(panda).add_goal(
             iklab.PositionGoal(iklab.planar_chain([1.0, 1.0]).compile(), 0, [1, 0, 0]))
+
+
+def test_relative_pose_goal_is_met_at_the_generating_pose(panda):
+    q = panda.mid_limits() + 0.2
+    X_WA, X_WB = panda.site_pose(q, "panda_link4"), panda.site_pose(q, TIP)
+    X_AB = np.linalg.inv(X_WA) @ X_WB
+    goal = iklab.RelativePoseGoal(panda, "panda_link4", TIP, X_AB)
+    assert goal.error(panda, q).position < 1e-12 and goal.error(panda, q).angle < 1e-7
+    np.testing.assert_allclose(goal.target, X_AB, atol=1e-15)
+    shifted = X_AB.copy()
+    shifted[0, 3] += 0.05
+    goal.target = shifted
+    assert abs(goal.error(panda, q).position - 0.05) < 1e-12
+    with pytest.raises(ValueError, match="site"):
+        iklab.RelativePoseGoal(panda, TIP, TIP, X_AB)
+    with pytest.raises(ValueError, match="lower"):
+        iklab.RelativePoseBoxGoal(panda, "panda_link4", TIP, X_AB, [0.1] * 5, [0.2] * 6)

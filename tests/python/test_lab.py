@@ -59,8 +59,20 @@ def test_a_study_runs_solvers_on_the_same_trials(panda):
         iklab.run_study(panda, [iklab.GoalSpec.pose(PANDA_TIP)], solvers=["fastest"])
     specs = [iklab.GoalSpec.position(PANDA_TIP), iklab.GoalSpec.cone(PANDA_TIP, [0, 0, 1], 0.2),
              iklab.GoalSpec.any_of([iklab.GoalSpec.position(PANDA_TIP),
-                                    iklab.GoalSpec.plane(PANDA_TIP)])]
+                                    iklab.GoalSpec.plane(PANDA_TIP)]),
+             iklab.GoalSpec.gaze(PANDA_TIP, [0, 0, 1], 0.1, 0.5),
+             iklab.GoalSpec.orientation_box(PANDA_TIP, 0.1),
+             iklab.GoalSpec.point_distance(PANDA_TIP, 0.3, 0.01),
+             iklab.GoalSpec.site_distance(PANDA_TIP, "panda_link4", 0.01),
+             iklab.GoalSpec.relative_pose(PANDA_TIP, "panda_link4"),
+             iklab.GoalSpec.relative_position(PANDA_TIP, "panda_link4"),
+             iklab.GoalSpec.joint_range([0, 1], 0.1),
+             iklab.GoalSpec.joint_posture([])]
     assert all(spec.label() for spec in specs)
+    assert specs[-1].kind == iklab.GoalKind.JOINT_POSTURE
+    # The new kinds run in a study like the others, and the generating pose meets them.
+    result = iklab.run_study(panda, specs[3:6], trials=4, solvers=["bounded-lm"], seed=2)
+    assert result.summaries[0].solves == 4
 
 
 def test_the_benchmark_protocol_on_given_targets(panda):
