@@ -10,6 +10,14 @@
 // set). Counters: solves_per_second (rate), success (fraction of solves that
 // converged), attempts (mean solves per target, restart rows).
 //
+// BM_BoundedLmRobot: the bounded Levenberg–Marquardt solver on the shipped
+// robots (data/robots; panda, iiwa14, gen3, ur5) exactly as `iklab bench`
+// sets it up (bench/ik_benchmark.h: one pose goal, rotation weighted 0.4
+// against metres, 1e-5 tolerances, 5 ms budget), cycling through 1,000
+// targets from the mid-limits (seed mode 0) or random (1) seeds. Counters:
+// iterations per solve, and ns_per_iteration = time / iterations (it
+// includes the per-solve set-up, spread over the iterations).
+//
 //   cmake -S . -B build-bench -DIKLAB_BUILD_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release
 //   cmake --build build-bench --target iklab_benchmarks
 //   ./build-bench/benchmarks/iklab_benchmarks --benchmark_filter=Solvers
@@ -20,9 +28,13 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/ik_benchmark.h"
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
+#include "framework/urdf_loader.h"
+#include "lab/data.h"
+#include "solvers/bounded_lm_solver.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "solvers/restarts.h"
@@ -124,6 +136,60 @@ void SolverGrid(benchmark::internal::Benchmark* b) {
 }
 
 BENCHMARK(BM_Solvers7Dof)->Apply(SolverGrid)->Unit(benchmark::kMicrosecond);
+
+// args: robot (index into StandardRobots), seed mode (0 mid-limits, 1 random).
+void BM_BoundedLmRobot(benchmark::State& state) {
+  const BenchmarkRobot robot =
+      StandardRobots(DataDirectory().string())[state.range(0)];
+  const SeedMode mode =
+      state.range(1) == 0 ? SeedMode::kMidLimits : SeedMode::kRandom;
+  UrdfOptions urdf_options;
+  urdf_options.mimic = UrdfMimicPolicy::kReject;
+  auto model = std::make_shared<const Model>(
+      LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link,
+                    urdf_options)
+          .figure.Compile());
+  const int site = model->SiteIndex(robot.tip_link);
+  const std::vector<BenchmarkTarget> targets =
+      GenerateTargets(*model, site, 1000, 1, mode);
+  PositionOrientationScales scales;
+  scales.w_o = 0.4 * 0.4;  // as IklabBenchmarkSolver
+  auto goal = std::make_shared<PositionOrientationGoal>(
+      *model, robot.tip_link, Eigen::Isometry3d::Identity(), 1.0, scales);
+  Problem problem(model);
+  problem.AddGoal(goal);
+  BoundedLmOptions options;
+  options.common.position_tolerance = 1e-5;
+  options.common.angle_tolerance = 1e-5;
+  options.common.max_iterations = 100000;
+  const BoundedLmSolver solver(options);
+
+  size_t next = 0;
+  long solves = 0, successes = 0, iterations = 0;
+  for (auto _ : state) {
+    const BenchmarkTarget& target = targets[next];
+    next = (next + 1) % targets.size();
+    goal->set_target(target.target);
+    const Result result = solver.Solve(problem, target.seed);
+    benchmark::DoNotOptimize(result.q.data());
+    ++solves;
+    iterations += result.iterations;
+    if (result.converged()) ++successes;
+  }
+  state.SetLabel(robot.name + " " + SeedModeName(mode));
+  state.counters["iterations"] =
+      static_cast<double>(iterations) / static_cast<double>(solves);
+  state.counters["success"] =
+      static_cast<double>(successes) / static_cast<double>(solves);
+  state.counters["ns_per_iteration"] = benchmark::Counter(
+      static_cast<double>(iterations) * 1e-9,
+      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+BENCHMARK(BM_BoundedLmRobot)
+    ->ArgNames({"robot", "random_seed"})
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1}})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace iklab
