@@ -272,6 +272,14 @@ void Problem::GoalErrors(const Eigen::VectorXd& q, ProblemWorkspace* ws,
 void Problem::GoalErrorsFromWorkspace(const Eigen::VectorXd& q,
                                       const ProblemWorkspace& ws,
                                       std::vector<GoalError>* errors) const {
+  if (ws.model_ != model_.get() || ws.num_residuals_ != num_residuals_) {
+    ThrowInvalidArgument("Problem::GoalErrorsFromWorkspace: workspace was "
+                         "made for another problem (or before goals were "
+                         "added); make a ProblemWorkspace from this problem");
+  }
+  if (errors == nullptr) {
+    ThrowInvalidArgument("Problem::GoalErrorsFromWorkspace: errors is null");
+  }
   errors->resize(goals_.size());
   for (size_t i = 0; i < goals_.size(); ++i) {
     (*errors)[i] = goals_[i]->ErrorAt(*model_, ws.data_, q);

@@ -182,6 +182,8 @@ class Problem {
   /// left in ws.data(), for a solver that has just evaluated at q.
   /// Allocation-free once `errors` has capacity for goals().size().
   /// @pre the last evaluation on `ws` was at q (not checked).
+  /// @throws std::invalid_argument for a workspace made for another problem
+  ///   or a null `errors`.
   void GoalErrorsFromWorkspace(const Eigen::VectorXd& q,
                                const ProblemWorkspace& ws,
                                std::vector<GoalError>* errors) const;

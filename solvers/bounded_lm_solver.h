@@ -41,8 +41,8 @@
 /// iteration is below a microsecond) before the trial evaluation, so a solve
 /// overruns common.time_budget_seconds by at most one unit of work in
 /// progress (a pass or a residual/Jacobian evaluation) plus the final
-/// bookkeeping (one more evaluation for the reported errors, and one at the
-/// start pose): about three evaluations, about a millisecond on a 10,000-joint chain (measured there
+/// bookkeeping (one more evaluation for the reported errors): about two
+/// evaluations, about a millisecond on a 10,000-joint chain (measured there
 /// with a 5 ms budget: ~4.5 ms of CPU time per solve; wall time beyond that
 /// is the OS preempting the thread, which no budget check can prevent and
 /// which the benchmark reports as an overrun). A workspace
