@@ -3,6 +3,7 @@
 #include <cmath>
 #include <memory>
 #include <random>
+#include <utility>
 
 #include <catch2/catch.hpp>
 
@@ -199,7 +200,7 @@ TEST_CASE("Bounded LM iterations do not allocate", "[solvers]") {
                      .toRotationMatrix();
   far.translation() = Eigen::Vector3d(3, 0, 0);
   const Problem pose = PoseProblem(model, far);
-  for (const Problem* problem : {&position, &pose}) {
+  for (const Problem* problem : {&std::as_const(position), &pose}) {
     BoundedLmOptions options;
     options.common.time_budget_seconds = 0.0;
     options.max_attempts = 1;
