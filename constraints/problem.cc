@@ -10,6 +10,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/internal/check.h"
+#include "framework/internal/kinematics_kernels.h"
 #include "framework/kinematics.h"
 
 namespace iklab {
@@ -166,7 +167,9 @@ void Problem::EvaluateResiduals(const Eigen::VectorXd& q, ProblemWorkspace* ws,
                          jacobian->rows(), " x ", jacobian->cols(),
                          "; expected ", num_residuals_, " x ", nq());
   }
-  ForwardKinematics(*model_, q, &ws->data_);
+  internal::ForwardKinematicsUnchecked(*model_, q.data(), &ws->data_);
+  // √w scales a goal's rows; w = 1 (the common case) skips the pass, which
+  // would multiply by exactly 1.
   const auto stack = [&](const Goal& goal, int offset) {
     const int n = goal.num_residuals();
     const double s = std::sqrt(goal.weight());
@@ -174,11 +177,11 @@ void Problem::EvaluateResiduals(const Eigen::VectorXd& q, ProblemWorkspace* ws,
     if (jacobian != nullptr) {
       Eigen::Ref<Eigen::MatrixXd> J = jacobian->middleRows(offset, n);
       goal.Evaluate(*model_, ws->data_, q, r, &J);
-      J *= s;
+      if (s != 1.0) J *= s;
     } else {
       goal.Evaluate(*model_, ws->data_, q, r, nullptr);
     }
-    r *= s;
+    if (s != 1.0) r *= s;
   };
   for (size_t i = 0; i < goals_.size(); ++i) stack(*goals_[i], goal_offsets_[i]);
   for (size_t j = 0; j < regularizers_.size(); ++j) {
@@ -194,7 +197,7 @@ double Problem::EvaluatePotential(const Eigen::VectorXd& q,
     ThrowInvalidArgument("Problem::EvaluatePotential: gradient has ",
                          gradient->size(), " entries; expected ", nq());
   }
-  ForwardKinematics(*model_, q, &ws->data_);
+  internal::ForwardKinematicsUnchecked(*model_, q.data(), &ws->data_);
   if (gradient != nullptr) gradient->setZero();
   double potential = 0.0;
   const auto add = [&](const Goal& goal) {
@@ -239,7 +242,7 @@ void Problem::EvaluateConstraints(
   check_jacobian(equality_jacobian, num_equalities_, "equality_jacobian");
   check_jacobian(inequality_jacobian, num_inequalities_,
                  "inequality_jacobian");
-  ForwardKinematics(*model_, q, &ws->data_);
+  internal::ForwardKinematicsUnchecked(*model_, q.data(), &ws->data_);
   int offset = 0;
   for (const auto& h : equality_constraints_) {
     const int n = h->num_residuals();
@@ -273,7 +276,7 @@ void Problem::ConstraintErrors(const Eigen::VectorXd& q, ProblemWorkspace* ws,
   if (errors == nullptr) {
     ThrowInvalidArgument("Problem::ConstraintErrors: errors is null");
   }
-  ForwardKinematics(*model_, q, &ws->data_);
+  internal::ForwardKinematicsUnchecked(*model_, q.data(), &ws->data_);
   errors->resize(equality_constraints_.size() +
                  inequality_constraints_.size());
   size_t k = 0;
@@ -289,10 +292,24 @@ void Problem::GoalErrors(const Eigen::VectorXd& q, ProblemWorkspace* ws,
                          std::vector<GoalError>* errors) const {
   CheckCall(q, ws, "Problem::GoalErrors");
   if (errors == nullptr) ThrowInvalidArgument("Problem::GoalErrors: errors is null");
-  ForwardKinematics(*model_, q, &ws->data_);
+  internal::ForwardKinematicsUnchecked(*model_, q.data(), &ws->data_);
+  GoalErrorsFromWorkspace(q, *ws, errors);
+}
+
+void Problem::GoalErrorsFromWorkspace(const Eigen::VectorXd& q,
+                                      const ProblemWorkspace& ws,
+                                      std::vector<GoalError>* errors) const {
+  if (ws.model_ != model_.get() || ws.num_residuals_ != num_residuals_) {
+    ThrowInvalidArgument("Problem::GoalErrorsFromWorkspace: workspace was "
+                         "made for another problem (or before goals were "
+                         "added); make a ProblemWorkspace from this problem");
+  }
+  if (errors == nullptr) {
+    ThrowInvalidArgument("Problem::GoalErrorsFromWorkspace: errors is null");
+  }
   errors->resize(goals_.size());
   for (size_t i = 0; i < goals_.size(); ++i) {
-    (*errors)[i] = goals_[i]->ErrorAt(*model_, ws->data_, q);
+    (*errors)[i] = goals_[i]->ErrorAt(*model_, ws.data_, q);
   }
 }
 

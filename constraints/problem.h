@@ -187,6 +187,16 @@ class Problem {
   /// Convenience form returning a new vector.
   std::vector<GoalError> GoalErrors(const Eigen::VectorXd& q,
                                     ProblemWorkspace* ws) const;
+  /// GoalErrors without its FK pass: the errors at q read from the FK that
+  /// the last evaluation on `ws` (EvaluateResiduals, EvaluatePotential, …)
+  /// left in ws.data(), for a solver that has just evaluated at q.
+  /// Allocation-free once `errors` has capacity for goals().size().
+  /// @pre the last evaluation on `ws` was at q (not checked).
+  /// @throws std::invalid_argument for a workspace made for another problem
+  ///   or a null `errors`.
+  void GoalErrorsFromWorkspace(const Eigen::VectorXd& q,
+                               const ProblemWorkspace& ws,
+                               std::vector<GoalError>* errors) const;
 
  private:
   friend class ProblemWorkspace;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "framework/internal/check.h"
+#include "framework/internal/kinematics_kernels.h"
 
 namespace iklab {
 
@@ -135,6 +136,11 @@ void ForwardKinematics(const Model& model,
                          " steps but the model has ", model.num_steps(),
                          " (was it created from another model?)");
   }
+  internal::ForwardKinematicsUnchecked(model, q.data(), data);
+}
+
+void internal::ForwardKinematicsUnchecked(const Model& model, const double* q,
+                                          Data* data) {
   const int n = model.num_steps();
   data->mutable_X_W(0) = model.X_PJ(0);
   // sin/cos of coordinates [block_begin, block_end), computed a block ahead.
@@ -170,9 +176,8 @@ void ForwardKinematics(const Model& model,
     }
     if (dof < block_begin || dof >= block_end) {
       block_begin = dof;
-      block_end = std::min<int>(dof + kBlock, static_cast<int>(q.size()));
-      SinCosArray(q.data() + block_begin, block_end - block_begin, sines,
-                  cosines);
+      block_end = std::min(dof + kBlock, model.nq());
+      SinCosArray(q + block_begin, block_end - block_begin, sines, cosines);
     }
     const double s = sines[dof - block_begin];
     const double c = cosines[dof - block_begin];
@@ -197,23 +202,6 @@ void CheckSite(const Model& model, int site, const char* what) {
   }
 }
 
-// World axis R_WJ · axis: just a column of R_WJ for coordinate axes.
-template <typename Rotation>
-inline Eigen::Vector3d WorldAxis(const Rotation& R_WJ, AxisKind kind,
-                                 const Eigen::Vector3d& axis) {
-  switch (kind) {
-    case AxisKind::kX:
-      return R_WJ.col(0);
-    case AxisKind::kY:
-      return R_WJ.col(1);
-    case AxisKind::kZ:
-      return R_WJ.col(2);
-    case AxisKind::kGeneral:
-      break;
-  }
-  return R_WJ * axis;
-}
-
 // Writes the columns of the ancestors of `step` (the only coordinates that
 // move a point fixed on it) and zeros the rest.
 //   revolute:  [a × (p − o); a],  a = R_WJ axis, o = p_WJ
@@ -223,19 +211,12 @@ void FillColumns(const Model& model, const Data& data, int step,
                  const Eigen::Vector3d& p_WQ,
                  Eigen::MatrixBase<Derived>& J) {
   J.setZero();
-  for (int i = step; i > 0; i = model.parent(i)) {
-    const int dof = model.dof(i);
-    if (dof < 0) continue;
-    const Eigen::Isometry3d& X_WJ = data.X_W(i);
-    const Eigen::Vector3d a =
-        WorldAxis(X_WJ.linear(), model.axis_kind(i), model.axis(i));
-    if (model.kind(i) == StepKind::kPrismatic) {
-      J.col(dof).template head<3>() = a;
-    } else {
-      J.col(dof).template head<3>() = a.cross(p_WQ - X_WJ.translation());
-      if constexpr (kRows == 6) J.col(dof).template tail<3>() = a;
-    }
-  }
+  internal::ForEachJacobianColumn(
+      model, data, step, p_WQ,
+      [&J](int dof, const Eigen::Vector3d& v, const Eigen::Vector3d& w) {
+        J.col(dof).template head<3>() = v;
+        if constexpr (kRows == 6) J.col(dof).template tail<3>() = w;
+      });
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ class Model {
   std::vector<StepKind> kind_;
   std::vector<AxisKind> axis_kind_;
   std::vector<int> dof_;
-  std::vector<bool> pure_translation_;
+  std::vector<char> pure_translation_;  // not vector<bool>: read per FK step
   AlignedVector<Eigen::Vector3d> axis_;
   AlignedVector<Eigen::Isometry3d> X_PJ_;
 

@@ -37,10 +37,11 @@
 /// O(n³), and no n × n matrix is allocated.
 ///
 /// Time budget: checked before every iteration, between the active-set
-/// passes of an iteration and before the trial evaluation, so a solve
+/// passes of an iteration and (on the dynamic-size path; a 6/7-coordinate
+/// iteration is below a microsecond) before the trial evaluation, so a solve
 /// overruns common.time_budget_seconds by at most one unit of work in
 /// progress (a pass or a residual/Jacobian evaluation) plus the final
-/// bookkeeping (two more evaluations for the reported errors): about three
+/// bookkeeping (one more evaluation for the reported errors): about two
 /// evaluations, about a millisecond on a 10,000-joint chain (measured there
 /// with a 5 ms budget: ~4.5 ms of CPU time per solve; wall time beyond that
 /// is the OS preempting the thread, which no budget check can prevent and

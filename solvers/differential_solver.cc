@@ -141,7 +141,7 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
   Evaluate(problem, with_jacobian, &first);
   ++result.function_evaluations;
   if (with_jacobian) ++result.jacobian_evaluations;
-  result.initial_potential = first.potential;
+  scope.SetInitialPotential(first.potential);
   GoalErrorsAt(problem, first, &errors);
   if (common.record_trace) {
     AppendTrace(0, first, errors, *method, &result);

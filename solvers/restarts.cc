@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -35,15 +34,18 @@ Eigen::VectorXd RandomPose(const Bounds& bounds, std::mt19937_64* rng) {
 }
 
 bool RestartOptions::IsValid(std::string* why) const {
-  std::ostringstream out;
+  // Checked on every solve: no std::ostringstream (thousands of
+  // instructions to set up) unless there is something to say.
+  std::string reason;
   if (max_attempts < 1) {
-    out << "restart options: max_attempts must be >= 1, got " << max_attempts;
+    reason = "restart options: max_attempts must be >= 1, got " +
+             std::to_string(max_attempts);
   } else if (std::isnan(time_budget_seconds)) {
-    out << "restart options: time_budget_seconds is NaN (use <= 0 for none)";
+    reason = "restart options: time_budget_seconds is NaN (use <= 0 for none)";
   } else {
     return true;
   }
-  if (why != nullptr) *why = out.str();
+  if (why != nullptr) *why = std::move(reason);
   return false;
 }
 
@@ -105,14 +107,10 @@ Result SolveWithRestarts(const Solver& solver, const Problem& problem,
   best.initial_potential = initial_potential;
   best.wall_time_seconds = elapsed();
   if (!best.converged()) {
-    std::ostringstream out;
-    out << "no attempt converged in " << attempts
-        << " attempts; best: " << best.message;
-    best.message = out.str();
+    best.message = "no attempt converged in " + std::to_string(attempts) +
+                   " attempts; best: " + best.message;
   } else if (attempts > 1) {
-    std::ostringstream out;
-    out << "attempt " << attempts << ": " << best.message;
-    best.message = out.str();
+    best.message = "attempt " + std::to_string(attempts) + ": " + best.message;
   }
   return best;
 }

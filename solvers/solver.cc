@@ -76,10 +76,16 @@ bool SolveOptions::IsValid(std::string* why) const {
 namespace internal {
 
 double PhysicalMemoryBytes() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES);
-  const long page = ::sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return 0.0;
-  return static_cast<double>(pages) * static_cast<double>(page);
+  // Read once: sysconf(_SC_PHYS_PAGES) is a system call (sysinfo), a
+  // microsecond that solvers checking their workspace size would otherwise
+  // pay on every solve.
+  static const double bytes = [] {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0.0;
+    return static_cast<double>(pages) * static_cast<double>(page);
+  }();
+  return bytes;
 }
 
 SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
@@ -135,22 +141,26 @@ SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
     return;
   }
   if (options.respect_limits) {
-    lower_ = bounds.lower;
-    upper_ = bounds.upper;
+    lower_ = &bounds.lower;
+    upper_ = &bounds.upper;
   } else {
-    lower_ = Eigen::VectorXd::Constant(nq, -kInfinity);
-    upper_ = Eigen::VectorXd::Constant(nq, kInfinity);
+    unbounded_lower_ = Eigen::VectorXd::Constant(nq, -kInfinity);
+    unbounded_upper_ = Eigen::VectorXd::Constant(nq, kInfinity);
+    lower_ = &unbounded_lower_;
+    upper_ = &unbounded_upper_;
   }
-  start_ = q0.cwiseMax(lower_).cwiseMin(upper_);
+  start_ = q0.cwiseMax(*lower_).cwiseMin(*upper_);
   result_.q = start_;
   workspace_ = std::make_unique<ProblemWorkspace>(problem);
   errors_.reserve(problem.goals().size());
   constraint_errors_.reserve(problem.equality_constraints().size() +
                              problem.inequality_constraints().size());
-  result_.initial_potential =
-      problem.EvaluatePotential(start_, workspace_.get(), nullptr);
-  result_.final_potential = result_.initial_potential;
   result_.message = "Solving.";
+}
+
+void SolveScope::SetInitialPotential(double potential) {
+  result_.initial_potential = potential;
+  initial_potential_set_ = true;
 }
 
 bool SolveScope::Fail(std::string message) {
@@ -215,13 +225,13 @@ double SolveScope::RelativeProjectedGradient(const Eigen::VectorXd& q) {
   const double scale = jacobian.norm() * residuals.norm();
   if (!(scale > 0.0)) return 0.0;
   const Eigen::VectorXd projected =
-      (q - gradient).cwiseMax(lower_).cwiseMin(upper_) - q;
+      (q - gradient).cwiseMax(*lower_).cwiseMin(*upper_) - q;
   return projected.lpNorm<Eigen::Infinity>() / scale;
 }
 
 Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
                           std::string message) {
-  if (!ok_) return result_;
+  if (!ok_) return std::move(result_);
   if (q.size() != problem_.nq() || FirstNonFinite(q) >= 0) {
     result_.q = start_;
     status = SolveStatus::kNumericalFailure;
@@ -231,29 +241,19 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
     result_.q = q;
   }
   ProblemWorkspace* ws = workspace_.get();
-  result_.goal_errors = problem_.GoalErrors(result_.q, ws);
+  if (!initial_potential_set_) {
+    SetInitialPotential(problem_.EvaluatePotential(start_, ws, nullptr));
+  }
+  // Residuals at the final pose (its potential); the goal errors read the
+  // FK this evaluation leaves in the workspace.
+  Eigen::VectorXd residuals(problem_.num_residuals());
+  problem_.EvaluateResiduals(result_.q, ws, residuals, nullptr);
+  result_.final_potential = 0.5 * residuals.squaredNorm();
+  problem_.GoalErrorsFromWorkspace(result_.q, *ws, &result_.goal_errors);
   bool within = WithinTolerance(result_.goal_errors);
   if (problem_.has_constraints()) {
     problem_.ConstraintErrors(result_.q, ws, &result_.constraint_errors);
     within = within && WithinTolerance(result_.constraint_errors);
-  }
-
-  // Residuals and Jacobian at the final pose: the potential, and the gradient
-  // for the stationary-point classification (rule 3) — of the penalty form
-  // when there are hard constraints.
-  Eigen::VectorXd residuals(problem_.num_residuals());
-  Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
-  Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
-  problem_.EvaluateResiduals(result_.q, ws, residuals, &jacobian_ref);
-  result_.final_potential = 0.5 * residuals.squaredNorm();
-  if (problem_.has_constraints()) {
-    const Problem penalty = problem_.WithConstraintsAsGoals();
-    ProblemWorkspace penalty_ws(penalty);
-    residuals.resize(penalty.num_residuals());
-    jacobian.resize(penalty.num_residuals(), penalty.nq());
-    Eigen::Ref<Eigen::MatrixXd> penalty_jacobian(jacobian);
-    penalty.EvaluateResiduals(result_.q, &penalty_ws, residuals,
-                              &penalty_jacobian);
   }
 
   const bool inside = !options_.respect_limits ||
@@ -269,7 +269,21 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
     message = "the solver left the bounds (" + message + ")";
   } else if (status == SolveStatus::kConverged ||
              status == SolveStatus::kUnreachable) {
-    // Stationary with errors above tolerance: limits or reach?
+    // Stationary with errors above tolerance: limits or reach? The gradient
+    // of the potential at q decides — of the penalty form when there are
+    // hard constraints.
+    Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
+    Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
+    problem_.EvaluateResiduals(result_.q, ws, residuals, &jacobian_ref);
+    if (problem_.has_constraints()) {
+      const Problem penalty = problem_.WithConstraintsAsGoals();
+      ProblemWorkspace penalty_ws(penalty);
+      residuals.resize(penalty.num_residuals());
+      jacobian.resize(penalty.num_residuals(), penalty.nq());
+      Eigen::Ref<Eigen::MatrixXd> penalty_jacobian(jacobian);
+      penalty.EvaluateResiduals(result_.q, &penalty_ws, residuals,
+                                &penalty_jacobian);
+    }
     const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
     double blocked_squared = 0.0;
     if (options_.respect_limits) {
@@ -311,7 +325,7 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
   result_.status = status;
   result_.message = std::move(message);
   result_.wall_time_seconds = Elapsed();
-  return result_;
+  return std::move(result_);
 }
 
 }  // namespace internal

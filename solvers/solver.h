@@ -156,7 +156,7 @@ class Solver {
 namespace internal {
 
 /// Physical memory of the machine in bytes (0 if unknown), for checking
-/// memory estimates before large allocations.
+/// memory estimates before large allocations. Read once per process.
 double PhysicalMemoryBytes();
 
 /// Shared bookkeeping for solver implementations: validates the inputs,
@@ -195,7 +195,9 @@ class SolveScope {
 
   /// Validates q0 (size, finite), options and the problem's bounds. On
   /// failure, `result()` is already final with kInvalidInput and ok() false.
-  /// On success creates the workspace and computes the initial potential.
+  /// On success creates the workspace. Result::initial_potential is set by
+  /// the solver (SetInitialPotential, when its first evaluation gives it
+  /// anyway) or else by Finish, so no evaluation is spent on it here.
   /// A problem with hard constraints (Problem::has_constraints()) is refused
   /// with kInvalidInput unless `honours_constraints` (the constrained-NLP
   /// solvers): a solver never silently ignores a constraint.
@@ -213,11 +215,14 @@ class SolveScope {
   const Eigen::VectorXd& start() const { return start_; }
   /// The box the solver must respect: the problem's bounds, or ±∞ when
   /// respect_limits is false. @pre ok().
-  const Eigen::VectorXd& lower() const { return lower_; }
-  const Eigen::VectorXd& upper() const { return upper_; }
+  const Eigen::VectorXd& lower() const { return *lower_; }
+  const Eigen::VectorXd& upper() const { return *upper_; }
   /// Evaluation workspace for this solve (one per solve, hence per thread).
   /// @pre ok().
   ProblemWorkspace* workspace() { return workspace_.get(); }
+  /// Records P(start()) = ½‖R(start())‖², the potential at the start pose,
+  /// as Result::initial_potential (Finish then does not evaluate it).
+  void SetInitialPotential(double potential);
   /// Seconds since construction.
   double Elapsed() const;
   /// True once the time budget (if any) is spent.
@@ -240,7 +245,10 @@ class SolveScope {
   /// `status`/`message` — except that kConverged is downgraded when the goal
   /// errors are not actually within tolerance (and upgraded to kConverged
   /// when they are), so every solver reports convergence the same way (see
-  /// the class comment for the full rule).
+  /// the class comment for the full rule). Call it once, last: it moves the
+  /// result out of the scope. One residual evaluation at q (and one at the
+  /// start pose if SetInitialPotential was not called); the Jacobian only
+  /// for the stationary-point classification (rule 3).
   Result Finish(const Eigen::VectorXd& q, SolveStatus status,
                 std::string message);
 
@@ -253,8 +261,13 @@ class SolveScope {
   bool ok_ = true;
   std::chrono::steady_clock::time_point start_time_;
   Eigen::VectorXd start_;
-  Eigen::VectorXd lower_;
-  Eigen::VectorXd upper_;
+  // The box: the problem's bounds (not copied), or unbounded_lower_/upper_
+  // (±∞) when respect_limits is false.
+  const Eigen::VectorXd* lower_ = nullptr;
+  const Eigen::VectorXd* upper_ = nullptr;
+  Eigen::VectorXd unbounded_lower_;
+  Eigen::VectorXd unbounded_upper_;
+  bool initial_potential_set_ = false;
   std::unique_ptr<ProblemWorkspace> workspace_;
   std::vector<GoalError> errors_;
   std::vector<GoalError> constraint_errors_;

@@ -14,7 +14,9 @@
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
 #include "constraints/regularizers.h"
+#include "solvers/bounded_lm_solver.h"
 #include "solvers/ceres_solver.h"
+#include "solvers/damped_least_squares_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 
@@ -223,6 +225,33 @@ TEST_CASE("A start outside the bounds starts from its projection", "[solvers]") 
     INFO(solver->name() << ": " << r.message);
     CHECK(r.status == SolveStatus::kConverged);
     CHECK(problem.bounds().Contains(r.q));
+  }
+}
+
+TEST_CASE("Every solver reports the potential at its projected start pose",
+          "[solvers]") {
+  // The initial potential comes either from the solver's own first
+  // evaluation (bounded LM, the differential methods) or from Finish; both
+  // must equal P at the start pose, q0 projected onto the box.
+  auto model = testing::ParentArm(-1.0, 1.0);
+  const Problem problem = PositionProblem(
+      model, "tip", TipAt(*model, Eigen::Vector3d(0.5, 0.5, 0.5)));
+  const Eigen::Vector3d q0(3.0, 2.0, 0.25);
+  ProblemWorkspace ws(problem);
+  const double expected = problem.EvaluatePotential(
+      Eigen::Vector3d(1.0, 1.0, 0.25), &ws, nullptr);
+  REQUIRE(expected > 0.0);
+  std::vector<std::shared_ptr<const Solver>> solvers = OptimizationSolvers();
+  solvers.push_back(std::make_shared<BoundedLmSolver>());
+  DampedLeastSquaresOptions dls;
+  solvers.push_back(MakeSolver(dls));
+  for (const auto& solver : solvers) {
+    const Result r = solver->Solve(problem, q0);
+    INFO(solver->name() << ": " << r.message);
+    CHECK(r.status == SolveStatus::kConverged);
+    CHECK_THAT(r.initial_potential,
+               Catch::Matchers::WithinRel(expected, 1e-12));
+    CHECK(r.final_potential < r.initial_potential);
   }
 }
 
