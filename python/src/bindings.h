@@ -27,6 +27,7 @@ void BindFramework(py::module_& m);
 void BindConstraints(py::module_& m);
 void BindSolvers(py::module_& m);
 void BindLab(py::module_& m);
+void BindReach(py::module_& m);
 
 /// A C-contiguous float64 view of `object` (no copy when it already is one;
 /// integer and boolean arrays are converted). Throws ValueError naming `name`

@@ -10,4 +10,5 @@ PYBIND11_MODULE(_iklab, m) {
   iklab::python::BindConstraints(m);
   iklab::python::BindSolvers(m);
   iklab::python::BindLab(m);
+  iklab::python::BindReach(m);
 }
