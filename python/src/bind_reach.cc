@@ -3,6 +3,7 @@
 // map written from Python is byte-identical to the command's file for the
 // same robot, settings and seed), read and written as HDF5.
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <thread>
