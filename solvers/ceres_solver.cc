@@ -154,11 +154,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
                              MethodName(options.method));
   if (!scope.ok()) return scope.result();
   std::string why;
-  if (!options.IsValid(&why)) {
-    scope.result().status = SolveStatus::kInvalidInput;
-    scope.result().message = why;
-    return scope.result();
-  }
+  if (!options.IsValid(&why)) return scope.Reject(why);
   const int nq = problem.nq();
   Eigen::VectorXd q = scope.start();
   if (problem.num_residuals() == 0 || nq == 0) {

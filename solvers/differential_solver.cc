@@ -107,11 +107,8 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
   // report a start pose that happens to be within tolerance as converged).
   std::string why;
   if (!control.IsValid(&why) || !method->Prepare(problem, &why)) {
-    Result& result = scope.result();
-    result.status = SolveStatus::kInvalidInput;
-    result.message = why;
+    Result result = scope.Reject(why);
     result.q = q0;
-    result.wall_time_seconds = scope.Elapsed();
     return result;
   }
 

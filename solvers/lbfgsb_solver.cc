@@ -200,12 +200,8 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
   internal::SolveScope scope(problem, q0, options.common, "lbfgsb");
   if (!scope.ok()) return scope.result();
   std::string why;
-  if (!options.IsValid(&why)) {
-    // Common options were valid (the scope checked them): one of ours.
-    scope.result().status = SolveStatus::kInvalidInput;
-    scope.result().message = why;
-    return scope.result();
-  }
+  // Common options were valid (the scope checked them): one of ours.
+  if (!options.IsValid(&why)) return scope.Reject(why);
 
   // By value, alive for the whole minimize(): LBFGSBSolver keeps a reference.
   LBFGSpp::LBFGSBParam<double> param;

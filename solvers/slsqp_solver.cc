@@ -135,11 +135,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
                              /*honours_constraints=*/true);
   if (!scope.ok()) return scope.result();
   std::string why;
-  if (!options.IsValid(&why)) {
-    scope.result().status = SolveStatus::kInvalidInput;
-    scope.result().message = why;
-    return scope.result();
-  }
+  if (!options.IsValid(&why)) return scope.Reject(why);
   const internal::NlpProgram program = internal::MakeNlpProgram(
       problem, options.goals_as_constraints, options.displacement_weight);
   internal::NlpEvaluator nlp(program.problem, scope.start(),

@@ -163,6 +163,11 @@ void SolveScope::SetInitialPotential(double potential) {
   initial_potential_set_ = true;
 }
 
+Result SolveScope::Reject(std::string message) {
+  Fail(std::move(message));
+  return std::move(result_);
+}
+
 bool SolveScope::Fail(std::string message) {
   ok_ = false;
   result_.status = SolveStatus::kInvalidInput;

@@ -252,6 +252,12 @@ class SolveScope {
   Result Finish(const Eigen::VectorXd& q, SolveStatus status,
                 std::string message);
 
+  /// The result for input the solver itself refuses after the scope's own
+  /// checks passed (its options, a goal or model it is not defined for):
+  /// kInvalidInput with `message` and the wall time so far. Like Finish, call
+  /// it once, last.
+  Result Reject(std::string message);
+
  private:
   bool Fail(std::string message);
 

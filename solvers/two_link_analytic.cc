@@ -226,20 +226,12 @@ Result TwoLinkAnalyticSolver::Solve(const Problem& problem,
   internal::SolveScope scope(problem, q0, options_.common, name());
   if (!scope.ok()) return scope.result();
   std::string why;
-  if (!options_.IsValid(&why)) {
-    Result result = scope.result();
-    result.status = SolveStatus::kInvalidInput;
-    result.message = why;
-    return result;
-  }
+  if (!options_.IsValid(&why)) return scope.Reject(why);
   int site = -1;
   Eigen::Vector3d target;
   PlanarGeometry g;
   if (!ReadGeometry(problem, &site, &target, &g, &why)) {
-    Result result = scope.result();
-    result.status = SolveStatus::kInvalidInput;
-    result.message = why;
-    return result;
+    return scope.Reject(why);
   }
   const Eigen::Vector3d rel = target - g.origin;
   const double off_plane = g.normal.dot(rel) - g.height;

@@ -585,29 +585,24 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
                                  const Eigen::VectorXd& q0) const {
   internal::SolveScope scope(problem, q0, options_.common, name());
   if (!scope.ok()) return scope.result();
-  const auto invalid = [&scope](std::string message) {
-    Result result = scope.result();
-    result.status = SolveStatus::kInvalidInput;
-    result.message = std::move(message);
-    return result;
-  };
   std::string why;
-  if (!options_.IsValid(&why)) return invalid(why);
+  if (!options_.IsValid(&why)) return scope.Reject(why);
   if (problem.goals().size() != 1) {
-    return invalid(StrCat("analytic-6r: the problem must have exactly one "
-                          "goal (a PositionOrientationGoal), got ",
-                          problem.goals().size()));
+    return scope.Reject(
+        StrCat("analytic-6r: the problem must have exactly one goal (a "
+               "PositionOrientationGoal), got ",
+               problem.goals().size()));
   }
   const auto* goal =
       dynamic_cast<const PositionOrientationGoal*>(problem.goals()[0].get());
   if (goal == nullptr) {
-    return invalid(StrCat("analytic-6r: the goal must be a "
-                          "PositionOrientationGoal, got \"",
-                          problem.goals()[0]->name(), "\""));
+    return scope.Reject(StrCat("analytic-6r: the goal must be a "
+                               "PositionOrientationGoal, got \"",
+                               problem.goals()[0]->name(), "\""));
   }
   const std::shared_ptr<const SixRArm> arm =
       Arm(problem.shared_model(), goal->site(), &why);
-  if (arm == nullptr) return invalid(why);
+  if (arm == nullptr) return scope.Reject(why);
 
   const Eigen::VectorXd& start = scope.start();
   const Eigen::VectorXd& lower = scope.lower();

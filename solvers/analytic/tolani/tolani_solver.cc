@@ -180,16 +180,10 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
                                const Eigen::VectorXd& q0) const {
   internal::SolveScope scope(problem, q0, options_.common, name());
   if (!scope.ok()) return scope.result();
-  const auto invalid = [&scope](std::string message) {
-    Result result = scope.result();
-    result.status = SolveStatus::kInvalidInput;
-    result.message = std::move(message);
-    return result;
-  };
   std::string why;
-  if (!options_.IsValid(&why)) return invalid(why);
+  if (!options_.IsValid(&why)) return scope.Reject(why);
   const std::shared_ptr<const Setup> setup = Prepared(problem, &why);
-  if (setup == nullptr) return invalid(why);
+  if (setup == nullptr) return scope.Reject(why);
   const SrsArm& arm = *setup->arm;
   const Eigen::VectorXd& lower = scope.lower();
   const Eigen::VectorXd& upper = scope.upper();
