@@ -170,6 +170,21 @@ Result SolveWith(const BoundedLmOptions& options,
     return scope.WithinTolerance(errors);
   };
 
+  // Holds every free coordinate on a bound whose step w.step points out of
+  // the box; true if any was newly held (the step must be solved again).
+  const auto hold_outward_steps = [&] {
+    bool changed = false;
+    for (int i = 0; i < n; ++i) {
+      if (w.held[i]) continue;
+      if ((w.q[i] <= lower[i] && w.step[i] < 0.0) ||
+          (w.q[i] >= upper[i] && w.step[i] > 0.0)) {
+        w.held[i] = 1;
+        changed = true;
+      }
+    }
+    return changed;
+  };
+
   double best_cost = kInfinity;
   int iterations = 0;
   // One attempt of damped Gauss–Newton steps from w.q. Returns kConverged,
@@ -238,16 +253,7 @@ Result SolveWith(const BoundedLmOptions& options,
             w.small_rhs = w.residual;
             w.small_llt.solveInPlace(w.small_rhs);
             w.step.noalias() = -w.free_jacobian.transpose() * w.small_rhs;
-            bool changed = false;
-            for (int i = 0; i < n; ++i) {
-              if (w.held[i]) continue;
-              if ((w.q[i] <= lower[i] && w.step[i] < 0.0) ||
-                  (w.q[i] >= upper[i] && w.step[i] > 0.0)) {
-                w.held[i] = 1;
-                changed = true;
-              }
-            }
-            if (!changed) break;
+            if (!hold_outward_steps()) break;
             continue;
           }
         }
@@ -269,16 +275,7 @@ Result SolveWith(const BoundedLmOptions& options,
           factored = internal::CholeskySolveInPlace(&w.system, &w.step);
         }
         if (!factored) break;
-        bool changed = false;
-        for (int i = 0; i < n; ++i) {
-          if (w.held[i]) continue;
-          if ((w.q[i] <= lower[i] && w.step[i] < 0.0) ||
-              (w.q[i] >= upper[i] && w.step[i] > 0.0)) {
-            w.held[i] = 1;
-            changed = true;
-          }
-        }
-        if (!changed) break;
+        if (!hold_outward_steps()) break;
       }
       if (!factored || !w.step.allFinite()) {
         mu *= options.damping_increase;  // better conditioned next time
