@@ -32,6 +32,7 @@
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
 #include "solvers/analytic/six_r_solver.h"
+#include "tests/solvers/test_arms.h"
 
 namespace iklab {
 namespace {
@@ -76,16 +77,9 @@ struct ArmTargets {
     arm = SixRArm::Create(*model, site, &why);
     if (!arm) throw std::runtime_error(why);
     std::mt19937_64 rng(15);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    Data data(*model);
-    Eigen::VectorXd q(6);
     for (int k = 0; k < kNumTargets; ++k) {
-      for (int i = 0; i < 6; ++i) {
-        q[i] = model->lower()[i] +
-               (model->upper()[i] - model->lower()[i]) * u(rng);
-      }
-      ForwardKinematics(*model, q, &data);
-      targets.push_back(SitePose(*model, data, site));
+      targets.push_back(testing::SitePoseAt(
+          *model, model->site_name(site), testing::UniformPose(*model, &rng)));
     }
   }
   std::shared_ptr<const Model> model;

@@ -20,6 +20,7 @@
 #include "lab/data.h"
 #include "solvers/analytic/tolani/srs_arm.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
+#include "tests/solvers/test_arms.h"
 
 namespace iklab {
 namespace {
@@ -37,16 +38,9 @@ struct IiwaTargets {
     arm = SrsArm::Create(*model, site, &why);
     if (!arm) throw std::runtime_error(why);
     std::mt19937_64 rng(15);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    Data data(*model);
-    Eigen::VectorXd q(7);
     for (int k = 0; k < kNumTargets; ++k) {
-      for (int i = 0; i < 7; ++i) {
-        q[i] = model->lower()[i] +
-               (model->upper()[i] - model->lower()[i]) * u(rng);
-      }
-      ForwardKinematics(*model, q, &data);
-      targets.push_back(SitePose(*model, data, site));
+      targets.push_back(testing::SitePoseAt(
+          *model, model->site_name(site), testing::UniformPose(*model, &rng)));
     }
   }
   std::shared_ptr<const Model> model;
