@@ -91,14 +91,20 @@ TEST_CASE("Tolani: a cos θ + b sin θ = c has the roots of Eq. 5", "[solvers]")
       continue;
     }
     REQUIRE(r.count == 2);
-    for (double t : r.values) {
+    for (int i = 0; i < 2; ++i) {
+      const double t = r.values[i];
       CHECK(a * std::cos(t) + b * std::sin(t) == Approx(c).margin(1e-12));
+      // The algebraic direction of each root is that of its angle.
+      CHECK(r.cos[i] == Approx(std::cos(t)).margin(1e-12));
+      CHECK(r.sin[i] == Approx(std::sin(t)).margin(1e-12));
     }
     CHECK(std::abs(r.values[0] - r.values[1]) > 0.0);
   }
   const TrigRoots tangent = SolveTrigEquation(3.0, 4.0, 5.0);
   CHECK(tangent.count == 1);
   CHECK(tangent.values[0] == Approx(std::atan2(4.0, 3.0)));
+  CHECK(tangent.cos[0] == Approx(0.6));
+  CHECK(tangent.sin[0] == Approx(0.8));
   CHECK(SolveTrigEquation(0.0, 0.0, 0.0).count == 0);
 }
 

@@ -95,6 +95,9 @@ TolaniLimbIk::TolaniLimbIk(const LimbGeometry& g) {
         "geometry.A and geometry.B (upper and lower "
         "limb) must be non-zero");
   }
+  // NaN: the first set_limits never takes the "unchanged" shortcut.
+  lower_.setConstant(std::numeric_limits<double>::quiet_NaN());
+  upper_ = lower_;
   set_limits(g.lower, g.upper);
 }
 
@@ -106,8 +109,30 @@ void TolaniLimbIk::set_limits(const Vector7d& lower, const Vector7d& upper) {
                                      lower[i], ", ", upper[i], "]");
     }
   }
+  // A solver sets the same limits at every solve: keep the arcs then.
+  if (lower == lower_ && upper == upper_) return;
   lower_ = lower;
   upper_ = upper;
+  // The arcs of the spherical joints' limits in their primed angles (sign ·
+  // θ: the limits [lo, hi] become [−hi, −lo] for an axis −e_i).
+  for (int k = 0; k < 7; ++k) {
+    SwivelParameterization::LimitArc& arc = arcs_[k];
+    arc = SwivelParameterization::LimitArc();
+    const double lo = lower[k], hi = upper[k];
+    if (k == 3 || !(hi - lo < kTwoPi)) continue;  // θ4, or every angle fits
+    const double sign = (k < 3 ? s1_ : s2_).sign[k < 3 ? k : k - 4];
+    const double primed_lo = sign > 0.0 ? lo : -hi;
+    const double primed_hi = sign > 0.0 ? hi : -lo;
+    const double mid = 0.5 * (primed_lo + primed_hi);
+    arc.full = false;
+    arc.cos_lo = std::cos(primed_lo);
+    arc.sin_lo = std::sin(primed_lo);
+    arc.cos_hi = std::cos(primed_hi);
+    arc.sin_hi = std::sin(primed_hi);
+    arc.cos_mid = std::cos(mid);
+    arc.sin_mid = std::sin(mid);
+    arc.cos_half = std::cos(0.5 * (hi - lo));
+  }
 }
 
 Eigen::Isometry3d TolaniLimbIk::Forward(const Vector7d& q) const {
@@ -139,6 +164,7 @@ void TolaniLimbIk::BuildFamily(double theta4, const Eigen::Vector3d& w0,
   f->wrist_layout_ = s2_;
   f->lower_ = lower_;
   f->upper_ = upper_;
+  f->arcs_ = arcs_;
   f->theta4_ = theta4;
   // Eq. (7), rebuilt: R1 maps the rest triangle (shoulder 0, elbow e0 = t_a,
   // wrist w0) onto the goal triangle (0, e(φ), goal). The paper's frames

@@ -305,6 +305,8 @@ class TolaniLimbIk {
   Eigen::Vector3d t_a_, t_b_;
   Eigen::Matrix3d R_a_, R_b_;
   Vector7d lower_, upper_;
+  // The limits as arcs (swivel_parameterization.h), from set_limits.
+  std::array<SwivelParameterization::LimitArc, 7> arcs_;
 };
 
 }  // namespace iklab

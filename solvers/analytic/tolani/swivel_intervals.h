@@ -5,6 +5,7 @@
 /// Interval sets on the swivel circle (Tolani §3.2.4: the valid swivel
 /// angles under joint limits are unions of arcs, with wrap-around).
 
+#include <algorithm>
 #include <array>
 
 namespace iklab {
@@ -24,12 +25,25 @@ class SwivelIntervals {
     double length() const { return hi - lo; }
   };
 
-  /// The empty set.
-  SwivelIntervals() = default;
+  /// The empty set. (User-provided, so that value-initialization does not
+  /// zero the unused slots.)
+  SwivelIntervals() {}
+  /// Copies only the used slots: a set is a few intervals in a fixed
+  /// capacity, and the limit analysis copies sets often.
+  SwivelIntervals(const SwivelIntervals& other) : size_(other.size_) {
+    std::copy_n(other.pieces_.begin(), size_, pieces_.begin());
+  }
+  SwivelIntervals& operator=(const SwivelIntervals& other) {
+    size_ = other.size_;
+    std::copy_n(other.pieces_.begin(), size_, pieces_.begin());
+    return *this;
+  }
   /// [0, 2π].
   static SwivelIntervals Full();
 
   int size() const { return size_; }
+  /// Makes the set empty.
+  void Clear() { size_ = 0; }
   bool empty() const { return size_ == 0; }
   /// True if the set is the whole circle.
   bool full() const;

@@ -9,15 +9,14 @@
 namespace iklab {
 
 namespace {
-using internal::limb::AddRoots;
 using internal::limb::AxisRotation;
 using internal::limb::kPi;
 using internal::limb::kTwoPi;
 using internal::limb::ShiftInto;
-using internal::limb::SortSmall;
 using internal::limb::SphericalRotation;
 using internal::limb::Violation;
 using internal::limb::Wrap;
+using internal::limb::Wrap2Pi;
 }  // namespace
 
 Eigen::Vector3d ElbowCircle::Elbow(double phi) const {
@@ -133,8 +132,24 @@ Vector7d SwivelParameterization::JointAngleDerivatives(double phi,
 
 namespace {
 
-// Π for one joint (index n of a spherical joint with layout L), both
-// families at once: the φ where its angle is within [lo, hi] (Tolani
+// A breakpoint of a joint's interval set: φ ∈ [0, 2π) and its direction
+// (cos φ, sin φ).
+struct Breakpoint {
+  double phi, cos, sin;
+};
+
+// Adds the roots in [0, 2π) of f(φ) = level, with their directions.
+void AddBreakpoints(const SwivelTrig& f, double level, Breakpoint* out,
+                    int* count) {
+  // α sin φ + β cos φ + γ = level  ⇔  β cos φ + α sin φ = level − γ.
+  const TrigRoots r = SolveTrigEquation(f.beta, f.alpha, level - f.gamma, 1e-9);
+  for (int i = 0; i < r.count; ++i) {
+    out[(*count)++] = Breakpoint{Wrap2Pi(r.values[i]), r.cos[i], r.sin[i]};
+  }
+}
+
+// Π for one joint (index n of a spherical joint; `arc` its limits), both
+// families at once: the φ where its angle is within its limits (Tolani
 // §3.2.4). Breakpoints are where the angle meets a limit (mod 2π): for the
 // middle angle m(φ) = sin(limit) (Tait–Bryan) or cos(limit) (proper), for an
 // outer angle N(φ) cos(limit) − D(φ) sin(limit) = 0, which also holds at
@@ -142,68 +157,92 @@ namespace {
 // midpoint decides (the paper's "evaluating the curve at a point inside the
 // interval"). The two families share the breakpoints (family 1's middle
 // angle is π − family 0's, or its negative for a proper joint; its outer
-// angles are family 0's + π), so they are found once. `angles_at(φ, f, out)`
-// gives all three angles (used at an Euler singularity only).
+// angles are family 0's + π), so they are found once. The test needs only
+// the direction of each angle (cos, sin), never the angle: the middle
+// angle's is (√(1 − m²), m) (Tait–Bryan) or (m, √(1 − m²)) (proper), an
+// outer angle's (D, N); the midpoint's own direction is the bisector of
+// the directions of the piece's ends (which the breakpoint equations give
+// algebraically) for pieces shorter than 3 rad, so a piece costs no
+// trigonometric call. `angles_at(φ, f, out)` gives all three angles (used
+// at an Euler singularity only).
 template <typename AnglesAt>
-void JointSets(int n, bool proper, double sign, const SwivelTrig& m,
-               const SwivelTrig& num, const SwivelTrig& den, double lo,
-               double hi, const AnglesAt& angles_at,
+void JointSets(int n, bool proper,
+               const SwivelParameterization::LimitArc& arc, double lo,
+               double hi, const SwivelTrig& m, const SwivelTrig& num,
+               const SwivelTrig& den, const AnglesAt& angles_at,
                std::array<SwivelIntervals, kNumFamilies>* sets) {
-  if (!(hi - lo < kTwoPi)) {
+  if (arc.full) {
     (*sets)[0] = (*sets)[1] = SwivelIntervals::Full();
     return;
   }
   const bool middle = n == 1;
-  const double plo = sign > 0 ? lo : -hi, phi_hi = sign > 0 ? hi : -lo;
-  double roots[8];
+  Breakpoint roots[4];
   int count = 0;
-  for (double limit : {plo, phi_hi}) {
+  const double ends[2][2] = {{arc.cos_lo, arc.sin_lo},
+                             {arc.cos_hi, arc.sin_hi}};
+  for (const auto& end : ends) {
+    const double c = end[0], s = end[1];
     if (middle) {
-      AddRoots(m, proper ? std::cos(limit) : std::sin(limit), roots, &count);
+      AddBreakpoints(m, proper ? c : s, roots, &count);
     } else {
-      const double c = std::cos(limit), s = std::sin(limit);
       SwivelTrig f{num.alpha * c - den.alpha * s, num.beta * c - den.beta * s,
                    num.gamma * c - den.gamma * s};
-      AddRoots(f, 0.0, roots, &count);
+      AddBreakpoints(f, 0.0, roots, &count);
     }
   }
-  SortSmall(roots, count);
+  // Insertion sort by φ (≤ 4 entries).
+  for (int i = 1; i < count; ++i) {
+    const Breakpoint x = roots[i];
+    int j = i - 1;
+    while (j >= 0 && roots[j].phi > x.phi) {
+      roots[j + 1] = roots[j];
+      --j;
+    }
+    roots[j + 1] = x;
+  }
   SwivelIntervals& set0 = (*sets)[0];
   SwivelIntervals& set1 = (*sets)[1];
-  set0 = SwivelIntervals();
-  set1 = SwivelIntervals();
-  const auto inside = [lo, hi, sign](double primed) {
-    double theta = Wrap(sign * primed);
-    return ShiftInto(lo, hi, 0.0, &theta);
-  };
-  double previous = 0.0;
+  set0.Clear();
+  set1.Clear();
+  Breakpoint previous{0.0, 1.0, 0.0};
   for (int i = 0; i <= count; ++i) {
-    const double next = i < count ? roots[i] : kTwoPi;
-    if (next - previous > 1e-14) {
-      const double phi = 0.5 * (previous + next);
-      const double s = std::sin(phi), c = std::cos(phi);
+    const Breakpoint next = i < count ? roots[i] : Breakpoint{kTwoPi, 1.0, 0.0};
+    const double gap = next.phi - previous.phi;
+    if (gap > 1e-14) {
+      double c, s;
+      if (gap < 3.0) {
+        // |sum| = 2 cos(gap / 2) ≥ 0.14: the bisector is well defined.
+        c = previous.cos + next.cos;
+        s = previous.sin + next.sin;
+        const double norm = std::sqrt(c * c + s * s);
+        c /= norm;
+        s /= norm;
+      } else {
+        const double phi = 0.5 * (previous.phi + next.phi);
+        c = std::cos(phi);
+        s = std::sin(phi);
+      }
       const auto at = [s, c](const SwivelTrig& f) {
         return f.alpha * s + f.beta * c + f.gamma;
       };
       bool in0, in1;
       if (middle) {
         const double v = std::clamp(at(m), -1.0, 1.0);
-        if (proper) {
-          const double t = std::acos(v);
-          in0 = inside(t);
-          in1 = inside(-t);
-        } else {
-          const double t = std::asin(v);
-          in0 = inside(t);
-          in1 = inside(kPi - t);
-        }
+        const double w = std::sqrt(std::max(0.0, 1.0 - v * v));
+        // Proper: ±acos v, directions (v, ±w); Tait–Bryan: asin v and
+        // π − asin v, directions (±w, v).
+        in0 = proper ? arc.Contains(v, w, 1.0) : arc.Contains(w, v, 1.0);
+        in1 = proper ? arc.Contains(v, -w, 1.0) : arc.Contains(-w, v, 1.0);
       } else {
         const double N = at(num), D = at(den);
-        if (N * N + D * D > 1e-24) {
-          const double t = std::atan2(N, D);
-          in0 = inside(t);
-          in1 = inside(t > 0.0 ? t - kPi : t + kPi);
+        const double r2 = N * N + D * D;
+        if (r2 > 1e-24) {
+          // atan2(N, D) and that + π.
+          const double r = std::sqrt(r2);
+          in0 = arc.Contains(D, N, r);
+          in1 = arc.Contains(-D, -N, r);
         } else {
+          const double phi = 0.5 * (previous.phi + next.phi);
           double out[3];
           angles_at(phi, 0, out);
           double t0 = out[n];
@@ -213,10 +252,10 @@ void JointSets(int n, bool proper, double sign, const SwivelTrig& m,
           in1 = ShiftInto(lo, hi, 0.0, &t1);
         }
       }
-      if (in0) set0.Append(previous, next);
-      if (in1) set1.Append(previous, next);
+      if (in0) set0.Append(previous.phi, next.phi);
+      if (in1) set1.Append(previous.phi, next.phi);
     }
-    previous = std::max(previous, next);
+    if (next.phi >= previous.phi) previous = next;
   }
 }
 
@@ -233,8 +272,8 @@ void SwivelParameterization::Analyze(SwivelAnalysis* a) const {
       const SwivelTrig& num = n == 0 ? e.n1 : e.n3;
       const SwivelTrig& den = n == 0 ? e.d1 : e.d3;
       JointSets(
-          n, L.proper, L.sign[n], e.m, num, den, lower_[base + n],
-          upper_[base + n],
+          n, L.proper, arcs_[base + n], lower_[base + n], upper_[base + n],
+          e.m, num, den,
           [&](double phi, int f, double* out) {
             Angles(e, joint, f, phi, out);
           },

@@ -81,6 +81,26 @@ struct SphericalJointLayout {
 /// constants. Built by TolaniLimbIk; plain data, no allocation.
 class SwivelParameterization {
  public:
+  /// The limits of joint k as an arc of the circle, in its primed angle
+  /// (sign · θ, the angle of the layout's unsigned axis): the cos and sin of
+  /// both ends (the breakpoint levels of §3.2.4) and the arc's centre
+  /// direction and half-width, for the test "this direction lies in the arc"
+  /// (a dot product instead of an inverse trigonometric call). Per limits,
+  /// computed once by TolaniLimbIk::set_limits.
+  struct LimitArc {
+    /// hi − lo ≥ 2π: every angle fits (the other fields are unused).
+    bool full = true;
+    /// cos and sin of the primed lower and upper limits.
+    double cos_lo = 1.0, sin_lo = 0.0, cos_hi = 1.0, sin_hi = 0.0;
+    /// Direction of the arc's centre and cos of its half-width.
+    double cos_mid = 1.0, sin_mid = 0.0, cos_half = -1.0;
+    /// True if the direction (c, s) (of length r > 0) lies in the arc:
+    /// its angle to the centre is at most the half-width.
+    bool Contains(double c, double s, double r) const {
+      return full || c * cos_mid + s * sin_mid >= cos_half * r;
+    }
+  };
+
   double theta4() const { return theta4_; }
   /// The elbow circle (for aiming: the circle of the elbow about the
   /// shoulder → target axis).
@@ -128,6 +148,7 @@ class SwivelParameterization {
   SphericalJointLayout shoulder_layout_, wrist_layout_;
   Vector7d lower_ = Vector7d::Zero();
   Vector7d upper_ = Vector7d::Zero();
+  std::array<LimitArc, 7> arcs_;
   double theta4_ = 0.0;
   ElbowCircle circle_;
   Eigen::Matrix3d R0_ = Eigen::Matrix3d::Identity();

@@ -26,10 +26,18 @@ TrigRoots SolveTrigEquation(double a, double b, double c, double tolerance) {
   const double ratio = c / r;
   if (std::abs(ratio) > 1.0 + tolerance) return out;
   const double theta0 = std::atan2(b, a);
-  const double delta = std::acos(std::clamp(ratio, -1.0, 1.0));
+  const double cos_delta = std::clamp(ratio, -1.0, 1.0);
+  const double delta = std::acos(cos_delta);
+  // θ0 ± δ with cos θ0 = a/r, sin θ0 = b/r, sin δ = √(1 − cos²δ) ≥ 0.
+  const double c0 = a / r, s0 = b / r;
+  const double sin_delta = std::sqrt(std::max(0.0, 1.0 - cos_delta * cos_delta));
+  out.cos = {c0 * cos_delta - s0 * sin_delta, c0 * cos_delta + s0 * sin_delta};
+  out.sin = {s0 * cos_delta + c0 * sin_delta, s0 * cos_delta - c0 * sin_delta};
   if (delta == 0.0 || delta == kPi) {
     out.count = 1;
     out.values = {Wrap(theta0 + delta), Wrap(theta0 + delta)};
+    out.cos[1] = out.cos[0];
+    out.sin[1] = out.sin[0];
     return out;
   }
   out.count = 2;

@@ -16,6 +16,11 @@ struct TrigRoots {
   /// |c| = √(a² + b²) up to the tolerance) or 2.
   int count = 0;
   std::array<double, 2> values = {0.0, 0.0};
+  /// cos and sin of each value, from the algebra of the solution (angle
+  /// addition on θ0 and acos(c / r)), so that callers needing the direction
+  /// of a root make no further trigonometric call.
+  std::array<double, 2> cos = {1.0, 1.0};
+  std::array<double, 2> sin = {0.0, 0.0};
 };
 
 /// Solves a cos θ + b sin θ = c: with r = √(a² + b²) and θ0 = atan2(b, a),
