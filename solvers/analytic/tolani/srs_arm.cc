@@ -297,11 +297,13 @@ SwivelIntervals SrsSolutions::Valid() const {
 int SrsSolutions::Branches(double phi,
                            std::array<SrsBranch, 8>* branches) const {
   int n = 0;
+  std::array<Vector7d, kNumFamilies * kNumFamilies> theta;
   for (int r = 0; r < count_; ++r) {
+    families_[r].JointAnglesAllFamilies(phi, &theta);
     for (int f = 0; f < kNumFamilies; ++f) {
       for (int g = 0; g < kNumFamilies; ++g) {
         SrsBranch b;
-        b.theta = families_[r].JointAngles(phi, f, g);
+        b.theta = theta[kNumFamilies * f + g];
         b.elbow_root = r;
         b.shoulder_family = f;
         b.wrist_family = g;

@@ -46,16 +46,6 @@ bool SwivelIntervals::Contains(double phi, double tolerance) const {
   return false;
 }
 
-void SwivelIntervals::Append(double lo, double hi) {
-  if (!(hi >= lo)) return;
-  if (size_ > 0 && lo <= pieces_[size_ - 1].hi) {
-    pieces_[size_ - 1].hi = std::max(pieces_[size_ - 1].hi, hi);
-    return;
-  }
-  if (size_ == kCapacity) return;
-  pieces_[size_++] = Interval{lo, hi};
-}
-
 SwivelIntervals SwivelIntervals::Intersection(
     const SwivelIntervals& other) const {
   SwivelIntervals out;

@@ -57,7 +57,15 @@ class SwivelIntervals {
   /// Appends [lo, hi] ⊂ [0, 2π] with lo ≥ the last piece's lo, merging
   /// with the last piece when they touch. Ignores pieces beyond capacity
   /// (cannot happen for the limb: at most 24 breakpoints).
-  void Append(double lo, double hi);
+  void Append(double lo, double hi) {
+    if (!(hi >= lo)) return;
+    if (size_ > 0 && lo <= pieces_[size_ - 1].hi) {
+      pieces_[size_ - 1].hi = std::max(pieces_[size_ - 1].hi, hi);
+      return;
+    }
+    if (size_ == kCapacity) return;
+    pieces_[size_++] = Interval{lo, hi};
+  }
   SwivelIntervals Intersection(const SwivelIntervals& other) const;
   SwivelIntervals Union(const SwivelIntervals& other) const;
 

@@ -47,44 +47,53 @@ Eigen::Matrix3d SwivelParameterization::R2(double phi) const {
   return std::sin(phi) * S2_ + std::cos(phi) * C2_ + K2_;
 }
 
-void SwivelParameterization::Angles(const EulerTrig& e, int joint, int family,
-                                    double phi, double* out) const {
+void SwivelParameterization::Angles(const EulerTrig& e, int joint, double phi,
+                                    double (*out)[3]) const {
   const SphericalJointLayout& L = joint == 0 ? shoulder_layout_ : wrist_layout_;
-  const double sigma = family == 0 ? 1.0 : -1.0;
   const double s = std::sin(phi), c = std::cos(phi);
   const auto at = [s, c](const SwivelTrig& f) {
     return f.alpha * s + f.beta * c + f.gamma;
   };
   const double m = std::clamp(at(e.m), -1.0, 1.0);
-  double middle;
+  // Family 1 from family 0 (see kNumFamilies): the middle angle −θ (proper)
+  // or π − θ (Tait–Bryan), the outer ones + π (atan2 of the negated pair).
+  double middle[kNumFamilies];
   if (L.proper) {
-    middle = family == 0 ? std::acos(m) : -std::acos(m);
+    middle[0] = std::acos(m);
+    middle[1] = -middle[0];
   } else {
-    middle = family == 0 ? std::asin(m) : kPi - std::asin(m);
+    middle[0] = std::asin(m);
+    middle[1] = kPi - middle[0];
   }
   const double n1 = at(e.n1), d1 = at(e.d1), n3 = at(e.n3), d3 = at(e.d3);
-  double first, third;
+  double first[kNumFamilies], third[kNumFamilies];
   if (n1 * n1 + d1 * d1 > 1e-24) {
-    first = std::atan2(sigma * n1, sigma * d1);
-    third = std::atan2(sigma * n3, sigma * d3);
+    first[0] = std::atan2(n1, d1);
+    third[0] = std::atan2(n3, d3);
+    first[1] = first[0] + kPi;
+    third[1] = third[0] + kPi;
   } else {
     // Euler singularity (the first and third axes align): only their sum or
     // difference is defined. Take the first angle 0 and read the third from
     // R_j(middle)ᵀ R = R_last(third).
     const Eigen::Matrix3d R =
         joint == 0 ? Eigen::Matrix3d(R1(phi)) : Eigen::Matrix3d(R2(phi));
-    const Eigen::Matrix3d Rk = AxisRotation(L.j, middle).transpose() * R;
     const int last = L.proper ? L.i : L.k;
     const int a = (last + 1) % 3, b = (last + 2) % 3;
-    first = 0.0;
-    third = std::atan2(Rk(b, a), Rk(a, a));
+    for (int f = 0; f < kNumFamilies; ++f) {
+      const Eigen::Matrix3d Rk = AxisRotation(L.j, middle[f]).transpose() * R;
+      first[f] = 0.0;
+      third[f] = std::atan2(Rk(b, a), Rk(a, a));
+    }
   }
   const int base = joint == 0 ? 0 : 4;
-  const double primed[3] = {first, middle, third};
-  for (int n = 0; n < 3; ++n) {
-    double theta = Wrap(L.sign[n] * primed[n]);
-    ShiftInto(lower_[base + n], upper_[base + n], 0.0, &theta);
-    out[n] = theta;
+  for (int f = 0; f < kNumFamilies; ++f) {
+    const double primed[3] = {first[f], middle[f], third[f]};
+    for (int n = 0; n < 3; ++n) {
+      double theta = Wrap(L.sign[n] * primed[n]);
+      ShiftInto(lower_[base + n], upper_[base + n], 0.0, &theta);
+      out[f][n] = theta;
+    }
   }
 }
 
@@ -109,16 +118,30 @@ void SwivelParameterization::Derivatives(const EulerTrig& e, int joint,
 
 Vector7d SwivelParameterization::JointAngles(double phi, int shoulder_family,
                                              int wrist_family) const {
-  Vector7d q;
-  Angles(shoulder_, 0, shoulder_family, phi, &q[0]);
-  q[3] = theta4_;
-  ShiftInto(lower_[3], upper_[3], 0.0, &q[3]);
-  if (wrist_free_) {
-    Angles(wrist_, 1, wrist_family, phi, &q[4]);
-  } else {
-    q.tail<3>() = wrist_angles_;
+  std::array<Vector7d, kNumFamilies * kNumFamilies> q;
+  JointAnglesAllFamilies(phi, &q);
+  return q[kNumFamilies * shoulder_family + wrist_family];
+}
+
+void SwivelParameterization::JointAnglesAllFamilies(
+    double phi, std::array<Vector7d, kNumFamilies * kNumFamilies>* q) const {
+  double shoulder[kNumFamilies][3], wrist[kNumFamilies][3];
+  Angles(shoulder_, 0, phi, shoulder);
+  if (wrist_free_) Angles(wrist_, 1, phi, wrist);
+  double theta4 = theta4_;
+  ShiftInto(lower_[3], upper_[3], 0.0, &theta4);
+  for (int f = 0; f < kNumFamilies; ++f) {
+    for (int g = 0; g < kNumFamilies; ++g) {
+      Vector7d& out = (*q)[kNumFamilies * f + g];
+      out << shoulder[f][0], shoulder[f][1], shoulder[f][2], theta4, 0.0, 0.0,
+          0.0;
+      if (wrist_free_) {
+        out.tail<3>() << wrist[g][0], wrist[g][1], wrist[g][2];
+      } else {
+        out.tail<3>() = wrist_angles_;
+      }
+    }
   }
-  return q;
 }
 
 Vector7d SwivelParameterization::JointAngleDerivatives(double phi,
@@ -154,16 +177,15 @@ void AddBreakpoints(const SwivelTrig& f, double level, Breakpoint* out,
 // middle angle m(φ) = sin(limit) (Tait–Bryan) or cos(limit) (proper), for an
 // outer angle N(φ) cos(limit) − D(φ) sin(limit) = 0, which also holds at
 // limit + π, so the breakpoints are a superset; the test at each piece's
-// midpoint decides (the paper's "evaluating the curve at a point inside the
-// interval"). The two families share the breakpoints (family 1's middle
+// midpoint (previous + π/2 in pieces longer than 3 rad) decides (the
+// paper's "evaluating the curve at a point inside the interval"). The two families share the breakpoints (family 1's middle
 // angle is π − family 0's, or its negative for a proper joint; its outer
 // angles are family 0's + π), so they are found once. The test needs only
 // the direction of each angle (cos, sin), never the angle: the middle
 // angle's is (√(1 − m²), m) (Tait–Bryan) or (m, √(1 − m²)) (proper), an
 // outer angle's (D, N); the midpoint's own direction is the bisector of
 // the directions of the piece's ends (which the breakpoint equations give
-// algebraically) for pieces shorter than 3 rad, so a piece costs no
-// trigonometric call. `angles_at(φ, f, out)` gives all three angles (used
+// algebraically), so a piece costs no trigonometric call. `angles_at(φ, f, out)` gives all three angles (used
 // at an Euler singularity only).
 template <typename AnglesAt>
 void JointSets(int n, bool proper,
@@ -209,19 +231,20 @@ void JointSets(int n, bool proper,
     const Breakpoint next = i < count ? roots[i] : Breakpoint{kTwoPi, 1.0, 0.0};
     const double gap = next.phi - previous.phi;
     if (gap > 1e-14) {
-      double c, s;
+      // The test point: the midpoint, the bisector of the end directions
+      // (|sum| = 2 cos(gap / 2) ≥ 0.14 below 3 rad); in a longer piece
+      // previous + π/2 (the start direction turned by 90°), at least 1.4
+      // rad from either end.
+      double c = -previous.sin, s = previous.cos;
       if (gap < 3.0) {
-        // |sum| = 2 cos(gap / 2) ≥ 0.14: the bisector is well defined.
         c = previous.cos + next.cos;
         s = previous.sin + next.sin;
         const double norm = std::sqrt(c * c + s * s);
         c /= norm;
         s /= norm;
-      } else {
-        const double phi = 0.5 * (previous.phi + next.phi);
-        c = std::cos(phi);
-        s = std::sin(phi);
       }
+      const double phi = gap < 3.0 ? 0.5 * (previous.phi + next.phi)
+                                   : previous.phi + 0.5 * kPi;
       const auto at = [s, c](const SwivelTrig& f) {
         return f.alpha * s + f.beta * c + f.gamma;
       };
@@ -242,14 +265,10 @@ void JointSets(int n, bool proper,
           in0 = arc.Contains(D, N, r);
           in1 = arc.Contains(-D, -N, r);
         } else {
-          const double phi = 0.5 * (previous.phi + next.phi);
-          double out[3];
-          angles_at(phi, 0, out);
-          double t0 = out[n];
-          in0 = ShiftInto(lo, hi, 0.0, &t0);
-          angles_at(phi, 1, out);
-          double t1 = out[n];
-          in1 = ShiftInto(lo, hi, 0.0, &t1);
+          double out[kNumFamilies][3];
+          angles_at(phi, out);
+          in0 = ShiftInto(lo, hi, 0.0, &out[0][n]);
+          in1 = ShiftInto(lo, hi, 0.0, &out[1][n]);
         }
       }
       if (in0) set0.Append(previous.phi, next.phi);
@@ -274,9 +293,7 @@ void SwivelParameterization::Analyze(SwivelAnalysis* a) const {
       JointSets(
           n, L.proper, arcs_[base + n], lower_[base + n], upper_[base + n],
           e.m, num, den,
-          [&](double phi, int f, double* out) {
-            Angles(e, joint, f, phi, out);
-          },
+          [&](double phi, double(*out)[3]) { Angles(e, joint, phi, out); },
           &a->per_joint[base + n]);
     }
     for (int f = 0; f < kNumFamilies; ++f) {
@@ -315,12 +332,15 @@ bool SwivelParameterization::FamiliesAt(double phi, double tolerance,
                                         int* wrist_family) const {
   double best = std::numeric_limits<double>::infinity();
   const int wrist_families = wrist_free_ ? kNumFamilies : 1;
+  std::array<Vector7d, kNumFamilies * kNumFamilies> q;
+  JointAnglesAllFamilies(phi, &q);
   for (int f = 0; f < kNumFamilies; ++f) {
     for (int g = 0; g < wrist_families; ++g) {
-      const Vector7d q = JointAngles(phi, f, g);
+      const Vector7d& theta = q[kNumFamilies * f + g];
       double violation = 0.0;
       for (int i = 0; i < 7; ++i) {
-        violation = std::max(violation, Violation(lower_[i], upper_[i], q[i]));
+        violation =
+            std::max(violation, Violation(lower_[i], upper_[i], theta[i]));
       }
       if (violation < best) {
         best = violation;

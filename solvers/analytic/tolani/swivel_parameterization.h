@@ -115,6 +115,12 @@ class SwivelParameterization {
   /// angle is wrapped into (−π, π] and then shifted by ±2π into its limits
   /// where that is possible.
   Vector7d JointAngles(double phi, int shoulder_family, int wrist_family) const;
+  /// JointAngles for every family pair at once, q[kNumFamilies · f + g]: one
+  /// evaluation of R1(φ) and R2(φ) serves the four (a family's angles follow
+  /// from the other's without a trigonometric call).
+  void JointAnglesAllFamilies(
+      double phi,
+      std::array<Vector7d, kNumFamilies * kNumFamilies>* q) const;
   /// dθ/dφ for the same families (Tolani §3.2.4: m'/cos θ for the middle
   /// angle of a Tait–Bryan joint, −m'/sin θ for a proper Euler one, and
   /// (N'D − ND')/(N² + D²) for the outer angles). Entry 3 is 0 (θ4 does not
@@ -138,8 +144,10 @@ class SwivelParameterization {
   struct EulerTrig {
     SwivelTrig m, n1, d1, n3, d3;
   };
-  void Angles(const EulerTrig& e, int joint, int family, double phi,
-              double* out) const;
+  // The three angles of `joint` (0 shoulder, 1 wrist) at φ for both
+  // families: out[f][n].
+  void Angles(const EulerTrig& e, int joint, double phi,
+              double (*out)[3]) const;
   void Derivatives(const EulerTrig& e, int joint, int family, double phi,
                    double* out) const;
 

@@ -268,8 +268,7 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
   };
   Eigen::VectorXd q = full_pose(s.q);
   if (s.status == LimbIkStatus::kSolved) {
-    Result result = scope.Finish(q, SolveStatus::kConverged, s.message);
-    return result;
+    return scope.Finish(q, SolveStatus::kConverged, std::move(s.message));
   }
   const SolveStatus status = s.status == LimbIkStatus::kUnreachable
                                  ? SolveStatus::kUnreachable

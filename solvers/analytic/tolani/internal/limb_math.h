@@ -41,6 +41,12 @@ inline double Wrap(double a) {
 // Maps into [0, 2π).
 inline double Wrap2Pi(double a) {
   if (a >= 0.0 && a < kTwoPi) return a;
+  // The common case: a wrapped angle in (−π, 0) (std::fmod is a library
+  // call).
+  if (a < 0.0 && a >= -kTwoPi) {
+    a += kTwoPi;
+    return a < kTwoPi ? a : 0.0;
+  }
   a = std::fmod(a, kTwoPi);
   if (a < 0.0) a += kTwoPi;
   if (a >= kTwoPi) a = 0.0;
