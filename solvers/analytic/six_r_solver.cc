@@ -474,6 +474,10 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
                                         h[1].dot(w_ - p[0]), tol, len,
                                         -free[0]);
   if (t1.free) free_joint = 0;
+  // Per-solve constants of the planar two-link problem (⊥ h2).
+  const Vector3d p34 = Perp(h[1], p[3] - p[2]);
+  const Vector3d p32 = Perp(h[1], p[1] - p[2]);
+  const Vector3d p4w = p[3] - w_;
   for (int i = 0; i < t1.count; ++i) {
     const double theta1 = -t1.theta[i];
     const Matrix3d R1 = RotCS(h[0], t1.cos[i], -t1.sin[i]);
@@ -482,26 +486,28 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
         Subproblem4(h[1], h[4], h[5], h[1].dot(R1.transpose() * R_h6), tol,
                     unit, free[4]);
     if (t5.free) free_joint = 4;
+    const Vector3d Rt_R1_h2 = R.transpose() * (R1 * h[1]);
     for (int j = 0; j < t5.count; ++j) {
       const double theta5 = t5.theta[j];
       const Matrix3d R5 = RotCS(h[4], t5.cos[j], t5.sin[j]);
       // θ6: R(h6, −θ6) R5ᵀ h2 = Rᵀ R1 h2.
-      const AngleSolutions t6 =
-          Subproblem1(h[5], R5.transpose() * h[1],
-                      R.transpose() * (R1 * h[1]), unit, -free[5]);
+      const AngleSolutions t6 = Subproblem1(h[5], R5.transpose() * h[1],
+                                            Rt_R1_h2, unit, -free[5]);
       if (t6.free) free_joint = 5;
       const double theta6 = -t6.theta[0];
       const Matrix3d R6 = RotCS(h[5], t6.cos[0], -t6.sin[0]);
-      // The rotation about h2 of E2 E3 E4: φ = θ2 + s3 θ3 + s4 θ4.
-      const Matrix3d R234 = R1.transpose() * R * R6.transpose() * R5.transpose();
-      const double phi = Subproblem1(h[1], v2_, R234 * v2_, unit, 0.0).theta[0];
+      // The rotation about h2 of E2 E3 E4 = R1ᵀ R R6ᵀ R5ᵀ (applied to v2,
+      // right to left): φ = θ2 + s3 θ3 + s4 θ4.
+      const Vector3d R234_v2 =
+          R1.transpose() *
+          (R * (R6.transpose() * (R5.transpose() * v2_)));
+      const double phi = Subproblem1(h[1], v2_, R234_v2, unit, 0.0).theta[0];
       // Planar two-link: E2 E3 p4 = E1⁻¹ g E6⁻¹ E5⁻¹ p4 =: v.
-      const Vector3d x5 = R5.transpose() * (p[3] - w_) + w_;
-      const Vector3d x6 = R6.transpose() * (x5 - w_) + w_;
+      const Vector3d x6 = R6.transpose() * (R5.transpose() * p4w) + w_;
       const Vector3d v = R1.transpose() * (R * x6 + t - p[0]) + p[0];
-      const AngleSolutions t3 = Subproblem3(
-          h[2], Perp(h[1], p[3] - p[2]), Perp(h[1], p[1] - p[2]),
-          Perp(h[1], v - p[1]).norm(), tol, len2, free[2]);
+      const AngleSolutions t3 =
+          Subproblem3(h[2], p34, p32, Perp(h[1], v - p[1]).norm(), tol, len2,
+                      free[2]);
       if (t3.free) free_joint = 2;
       for (int k = 0; k < t3.count; ++k) {
         const double theta3 = t3.theta[k];
@@ -604,11 +610,11 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
       Arm(problem.shared_model(), goal->site(), &why);
   if (arm == nullptr) return scope.Reject(why);
 
-  const Eigen::VectorXd& start = scope.start();
-  const Eigen::VectorXd& lower = scope.lower();
-  const Eigen::VectorXd& upper = scope.upper();
-  const SixRSolutions all =
-      arm->AllSolutions(goal->target(), Vector6d(start));
+  // Fixed-size copies: the selection below allocates nothing.
+  const Vector6d start = scope.start();
+  const Vector6d lower = scope.lower();
+  const Vector6d upper = scope.upper();
+  const SixRSolutions all = arm->AllSolutions(goal->target(), start);
   const std::string singular =
       all.singular
           ? StrCat("; singular pose: infinitely many solutions, coordinate ",
@@ -622,7 +628,10 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
     bool inside = true;
     for (int i = 0; i < 6; ++i) {
       double& qi = (*q)[i];
-      qi += kTwoPi * std::round((start[i] - qi) / kTwoPi);
+      // Within half a turn of the start no shift is nearer (std::round is a
+      // library call).
+      const double gap = start[i] - qi;
+      if (std::abs(gap) >= kPi) qi += kTwoPi * std::round(gap / kTwoPi);
       if (qi < lower[i]) qi += kTwoPi * std::ceil((lower[i] - qi) / kTwoPi);
       if (qi > upper[i]) qi -= kTwoPi * std::ceil((qi - upper[i]) / kTwoPi);
       if (qi < lower[i] || qi > upper[i]) inside = false;
@@ -632,12 +641,11 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
   if (all.num_solutions == 0) {
     // Out of reach: the least-squares branch with the smallest potential.
     double best_potential = std::numeric_limits<double>::infinity();
-    Eigen::VectorXd best = start;
+    Eigen::VectorXd best = scope.start();
     for (int i = 0; i < all.num_approximations; ++i) {
       Vector6d q = all.approximations[i].q;
       nearest_shift(&q);
-      const Eigen::VectorXd candidate =
-          Eigen::VectorXd(q).cwiseMax(lower).cwiseMin(upper);
+      const Eigen::VectorXd candidate = q.cwiseMax(lower).cwiseMin(upper);
       const double potential =
           problem.EvaluatePotential(candidate, scope.workspace(), nullptr);
       if (potential < best_potential) {
@@ -657,18 +665,17 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
   double nearest_box_distance = std::numeric_limits<double>::infinity();
   std::array<Vector6d, 8> shifted;
   for (int i = 0; i < all.num_solutions; ++i) {
-    shifted[i] = all.solutions[i].q;
-    const bool inside = nearest_shift(&shifted[i]);
-    const Eigen::VectorXd q(shifted[i]);
-    if (inside) {
-      const double distance = (q - start).norm();
+    Vector6d& q = shifted[i];
+    q = all.solutions[i].q;
+    if (nearest_shift(&q)) {
+      const double distance = (q - start).squaredNorm();
       if (distance < best_distance) {
         best_distance = distance;
         best = i;
       }
     } else {
       const double outside =
-          (q - q.cwiseMax(lower).cwiseMin(upper)).norm();
+          (q - q.cwiseMax(lower).cwiseMin(upper)).squaredNorm();
       if (outside < nearest_box_distance) {
         nearest_box_distance = outside;
         nearest_box = i;
@@ -677,7 +684,7 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
   }
   if (best < 0) {
     const Eigen::VectorXd clamped =
-        Eigen::VectorXd(shifted[nearest_box]).cwiseMax(lower).cwiseMin(upper);
+        shifted[nearest_box].cwiseMax(lower).cwiseMin(upper);
     return scope.Finish(
         clamped, SolveStatus::kLimitsInfeasible,
         StrCat("analytic-6r (", arm->decomposition(), "): all ",
@@ -686,11 +693,20 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
                "clamped into them",
                singular));
   }
-  // Plain concatenation: this message is built on every successful solve.
+  // Built with one allocation: this message is made on every successful
+  // solve.
+  constexpr const char* kPrefix = "analytic-6r (";
+  constexpr const char* kNearest = "): the solution nearest the start of ";
+  std::string message;
+  message.reserve(std::char_traits<char>::length(kPrefix) +
+                  arm->decomposition().size() +
+                  std::char_traits<char>::length(kNearest) + 1 +
+                  singular.size());
+  message.append(kPrefix).append(arm->decomposition()).append(kNearest);
+  message.push_back(static_cast<char>('0' + all.num_solutions));  // 1 ... 8
+  message.append(singular);
   return scope.Finish(Eigen::VectorXd(shifted[best]), SolveStatus::kConverged,
-                      "analytic-6r (" + arm->decomposition() +
-                          "): the solution nearest the start of " +
-                          std::to_string(all.num_solutions) + singular);
+                      std::move(message));
 }
 
 void SixRAnalyticSolver::Prepare(const Problem& problem) const {

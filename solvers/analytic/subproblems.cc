@@ -14,7 +14,11 @@ constexpr double kPi = 3.14159265358979323846;
 AngleSolutions SolveTrigEquation(double a, double b, double c, double tol,
                                  double degenerate, double free_angle) {
   AngleSolutions out;
-  const double rho = std::hypot(a, b);
+  // √(a² + b²) directly (std::hypot is a library call); hypot only where
+  // the squares could overflow.
+  const double rho = std::abs(a) < 1e150 && std::abs(b) < 1e150
+                         ? std::sqrt(a * a + b * b)
+                         : std::hypot(a, b);
   if (rho <= degenerate) {
     out.free = true;
     out.count = 1;
@@ -60,7 +64,9 @@ AngleSolutions Subproblem1(const Eigen::Vector3d& k, const Eigen::Vector3d& p,
   out.count = 1;
   const Eigen::Vector3d p_perp = p - k.dot(p) * k;
   const Eigen::Vector3d q_perp = q - k.dot(q) * k;
-  if (p_perp.norm() <= degenerate || q_perp.norm() <= degenerate) {
+  const double degenerate2 = degenerate * degenerate;
+  if (p_perp.squaredNorm() <= degenerate2 ||
+      q_perp.squaredNorm() <= degenerate2) {
     out.free = true;
     out.theta[0] = free_angle;
     out.cos[0] = std::cos(free_angle);
