@@ -49,7 +49,7 @@ Matrix3d Rot(const Vector3d& k, double theta) {
 
 // R(k, θ) from c = cos θ and s = sin θ (Rodrigues:
 // R = c I + s [k]× + (1 − c) k kᵀ), as the subproblems return them.
-Matrix3d RotCS(const Vector3d& k, double c, double s) {
+inline Matrix3d RotCS(const Vector3d& k, double c, double s) {
   Matrix3d R = (1.0 - c) * (k * k.transpose());
   R(0, 0) += c;
   R(1, 1) += c;
@@ -628,10 +628,12 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
     bool inside = true;
     for (int i = 0; i < 6; ++i) {
       double& qi = (*q)[i];
-      // Within half a turn of the start no shift is nearer (std::round is a
-      // library call).
-      const double gap = start[i] - qi;
-      if (std::abs(gap) >= kPi) qi += kTwoPi * std::round(gap / kTwoPi);
+      // The number of turns nearest to the start: std::round(gap / 2π),
+      // rounded half away from zero by truncation (std::round is a library
+      // call; |gap| is a few turns at most: q and the start are finite).
+      const double turns = (start[i] - qi) / kTwoPi;
+      qi += kTwoPi * static_cast<double>(static_cast<long long>(
+                         turns + (turns >= 0.0 ? 0.5 : -0.5)));
       if (qi < lower[i]) qi += kTwoPi * std::ceil((lower[i] - qi) / kTwoPi);
       if (qi > upper[i]) qi -= kTwoPi * std::ceil((qi - upper[i]) / kTwoPi);
       if (qi < lower[i] || qi > upper[i]) inside = false;
