@@ -491,23 +491,21 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
       const double theta5 = t5.theta[j];
       const Matrix3d R5 = RotCS(h[4], t5.cos[j], t5.sin[j]);
       // θ6: R(h6, −θ6) R5ᵀ h2 = Rᵀ R1 h2.
-      const AngleSolutions t6 = Subproblem1(h[5], R5.transpose() * h[1],
-                                            Rt_R1_h2, unit, -free[5]);
+      const AngleSolutions t6 =
+          Subproblem1(h[5], R5.transpose() * h[1], Rt_R1_h2, unit, -free[5]);
       if (t6.free) free_joint = 5;
       const double theta6 = -t6.theta[0];
       const Matrix3d R6 = RotCS(h[5], t6.cos[0], -t6.sin[0]);
       // The rotation about h2 of E2 E3 E4 = R1ᵀ R R6ᵀ R5ᵀ (applied to v2,
       // right to left): φ = θ2 + s3 θ3 + s4 θ4.
       const Vector3d R234_v2 =
-          R1.transpose() *
-          (R * (R6.transpose() * (R5.transpose() * v2_)));
+          R1.transpose() * (R * (R6.transpose() * (R5.transpose() * v2_)));
       const double phi = Subproblem1(h[1], v2_, R234_v2, unit, 0.0).theta[0];
       // Planar two-link: E2 E3 p4 = E1⁻¹ g E6⁻¹ E5⁻¹ p4 =: v.
       const Vector3d x6 = R6.transpose() * (R5.transpose() * p4w) + w_;
       const Vector3d v = R1.transpose() * (R * x6 + t - p[0]) + p[0];
-      const AngleSolutions t3 =
-          Subproblem3(h[2], p34, p32, Perp(h[1], v - p[1]).norm(), tol, len2,
-                      free[2]);
+      const AngleSolutions t3 = Subproblem3(
+          h[2], p34, p32, Perp(h[1], v - p[1]).norm(), tol, len2, free[2]);
       if (t3.free) free_joint = 2;
       for (int k = 0; k < t3.count; ++k) {
         const double theta3 = t3.theta[k];
@@ -700,10 +698,9 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
   constexpr const char* kPrefix = "analytic-6r (";
   constexpr const char* kNearest = "): the solution nearest the start of ";
   std::string message;
-  message.reserve(std::char_traits<char>::length(kPrefix) +
-                  arm->decomposition().size() +
-                  std::char_traits<char>::length(kNearest) + 1 +
-                  singular.size());
+  message.reserve(
+      std::char_traits<char>::length(kPrefix) + arm->decomposition().size() +
+      std::char_traits<char>::length(kNearest) + 1 + singular.size());
   message.append(kPrefix).append(arm->decomposition()).append(kNearest);
   message.push_back(static_cast<char>('0' + all.num_solutions));  // 1 ... 8
   message.append(singular);

@@ -176,21 +176,21 @@ void AddBreakpoints(const SwivelTrig& f, double level, Breakpoint* out,
 // §3.2.4). Breakpoints are where the angle meets a limit (mod 2π): for the
 // middle angle m(φ) = sin(limit) (Tait–Bryan) or cos(limit) (proper), for an
 // outer angle N(φ) cos(limit) − D(φ) sin(limit) = 0, which also holds at
-// limit + π, so the breakpoints are a superset; the test at each piece's
-// midpoint (previous + π/2 in pieces longer than 3 rad) decides (the
-// paper's "evaluating the curve at a point inside the interval"). The two families share the breakpoints (family 1's middle
-// angle is π − family 0's, or its negative for a proper joint; its outer
-// angles are family 0's + π), so they are found once. The test needs only
-// the direction of each angle (cos, sin), never the angle: the middle
-// angle's is (√(1 − m²), m) (Tait–Bryan) or (m, √(1 − m²)) (proper), an
-// outer angle's (D, N); the midpoint's own direction is the bisector of
-// the directions of the piece's ends (which the breakpoint equations give
-// algebraically), so a piece costs no trigonometric call. `angles_at(φ, f, out)` gives all three angles (used
-// at an Euler singularity only).
+// limit + π, so the breakpoints are a superset; the test at a point inside
+// each piece decides (the paper's "evaluating the curve at a point inside the
+// interval"): its midpoint, or previous + π/2 in pieces longer than 3 rad.
+// The two families share the breakpoints (family 1's middle angle is π −
+// family 0's, or its negative for a proper joint; its outer angles are family
+// 0's + π), so they are found once. The test needs only the direction of each
+// angle (cos, sin), never the angle: the middle angle's is (√(1 − m²), m)
+// (Tait–Bryan) or (m, √(1 − m²)) (proper), an outer angle's (D, N); the test
+// point's own direction is the bisector of the directions of the piece's ends
+// (which the breakpoint equations give algebraically) or the start's turned
+// by 90°, so a piece costs no trigonometric call. `angles_at(φ, out)` gives
+// the three angles of both families (used at an Euler singularity only).
 template <typename AnglesAt>
-void JointSets(int n, bool proper,
-               const SwivelParameterization::LimitArc& arc, double lo,
-               double hi, const SwivelTrig& m, const SwivelTrig& num,
+void JointSets(int n, bool proper, const SwivelParameterization::LimitArc& arc,
+               double lo, double hi, const SwivelTrig& m, const SwivelTrig& num,
                const SwivelTrig& den, const AnglesAt& angles_at,
                std::array<SwivelIntervals, kNumFamilies>* sets) {
   if (arc.full) {
@@ -291,8 +291,8 @@ void SwivelParameterization::Analyze(SwivelAnalysis* a) const {
       const SwivelTrig& num = n == 0 ? e.n1 : e.n3;
       const SwivelTrig& den = n == 0 ? e.d1 : e.d3;
       JointSets(
-          n, L.proper, arcs_[base + n], lower_[base + n], upper_[base + n],
-          e.m, num, den,
+          n, L.proper, arcs_[base + n], lower_[base + n], upper_[base + n], e.m,
+          num, den,
           [&](double phi, double(*out)[3]) { Angles(e, joint, phi, out); },
           &a->per_joint[base + n]);
     }

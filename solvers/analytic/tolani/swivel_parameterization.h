@@ -119,8 +119,7 @@ class SwivelParameterization {
   /// evaluation of R1(φ) and R2(φ) serves the four (a family's angles follow
   /// from the other's without a trigonometric call).
   void JointAnglesAllFamilies(
-      double phi,
-      std::array<Vector7d, kNumFamilies * kNumFamilies>* q) const;
+      double phi, std::array<Vector7d, kNumFamilies * kNumFamilies>* q) const;
   /// dθ/dφ for the same families (Tolani §3.2.4: m'/cos θ for the middle
   /// angle of a Tait–Bryan joint, −m'/sin θ for a proper Euler one, and
   /// (N'D − ND')/(N² + D²) for the outer angles). Entry 3 is 0 (θ4 does not

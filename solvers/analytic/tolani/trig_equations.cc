@@ -30,7 +30,8 @@ TrigRoots SolveTrigEquation(double a, double b, double c, double tolerance) {
   const double delta = std::acos(cos_delta);
   // θ0 ± δ with cos θ0 = a/r, sin θ0 = b/r, sin δ = √(1 − cos²δ) ≥ 0.
   const double c0 = a / r, s0 = b / r;
-  const double sin_delta = std::sqrt(std::max(0.0, 1.0 - cos_delta * cos_delta));
+  const double sin_delta =
+      std::sqrt(std::max(0.0, 1.0 - cos_delta * cos_delta));
   out.cos = {c0 * cos_delta - s0 * sin_delta, c0 * cos_delta + s0 * sin_delta};
   out.sin = {s0 * cos_delta + c0 * sin_delta, s0 * cos_delta - c0 * sin_delta};
   if (delta == 0.0 || delta == kPi) {
