@@ -478,6 +478,11 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
   const Vector3d p34 = Perp(h[1], p[3] - p[2]);
   const Vector3d p32 = Perp(h[1], p[1] - p[2]);
   const Vector3d p4w = p[3] - w_;
+  // p4 − p3 split for Rodrigues: along h3, across it, and h3 × it.
+  const Vector3d p43 = p[3] - p[2];
+  const Vector3d p43_along = h[2].dot(p43) * h[2];
+  const Vector3d p43_perp = p43 - p43_along;
+  const Vector3d h3_x_p43 = h[2].cross(p43);
   for (int i = 0; i < t1.count; ++i) {
     const double theta1 = -t1.theta[i];
     const Matrix3d R1 = RotCS(h[0], t1.cos[i], -t1.sin[i]);
@@ -509,8 +514,9 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
       if (t3.free) free_joint = 2;
       for (int k = 0; k < t3.count; ++k) {
         const double theta3 = t3.theta[k];
-        const Vector3d u =
-            RotCS(h[2], t3.cos[k], t3.sin[k]) * (p[3] - p[2]) + p[2] - p[1];
+        // R(h3, θ3)(p4 − p3) by Rodrigues on the per-solve parts.
+        const Vector3d u = p43_along + t3.cos[k] * p43_perp +
+                           t3.sin[k] * h3_x_p43 + p[2] - p[1];
         const AngleSolutions t2 = Subproblem1(h[1], u, v - p[1], len, free[1]);
         if (t2.free) free_joint = 1;
         const double theta2 = t2.theta[0];
