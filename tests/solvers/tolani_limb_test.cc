@@ -465,6 +465,51 @@ TEST_CASE("Tolani: a desired elbow position picks its swivel angle",
 // Joint limits → valid swivel intervals, against dense sampling
 // ---------------------------------------------------------------------------
 
+TEST_CASE("Tolani: limits changed by set_limits give the swivel intervals of "
+          "a limb built with them",
+          "[solvers]") {
+  // set_limits keeps its limit arcs when called with the same limits again;
+  // a change must rebuild them.
+  for (const LimbGeometry& g : {TolaniArmGeometry(), TolaniLegGeometry()}) {
+    LimbGeometry narrow = g;
+    for (int i = 0; i < 7; ++i) {
+      const double mid = 0.5 * (g.lower[i] + g.upper[i]);
+      narrow.lower[i] = mid - 0.3 * (mid - g.lower[i]);
+      narrow.upper[i] = mid + 0.3 * (g.upper[i] - mid);
+    }
+    TolaniLimbIk changed(g);
+    changed.set_limits(g.lower, g.upper);  // unchanged: arcs kept
+    changed.set_limits(narrow.lower, narrow.upper);
+    const TolaniLimbIk fresh(narrow);
+    std::mt19937_64 rng(11);
+    LimbIkOptions options;
+    int differing_from_wide = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+      const Eigen::Isometry3d G = LimbForward(g, RandomPose(narrow, &rng));
+      std::array<SwivelParameterization, 2> a, b, wide;
+      const int n = changed.Parameterize(G, options, &a);
+      REQUIRE(fresh.Parameterize(G, options, &b) == n);
+      REQUIRE(TolaniLimbIk(g).Parameterize(G, options, &wide) == n);
+      for (int r = 0; r < n; ++r) {
+        SwivelAnalysis x, y, z;
+        a[r].Analyze(&x);
+        b[r].Analyze(&y);
+        wide[r].Analyze(&z);
+        REQUIRE(x.valid.size() == y.valid.size());
+        for (int i = 0; i < x.valid.size(); ++i) {
+          CHECK(x.valid[i].lo == y.valid[i].lo);
+          CHECK(x.valid[i].hi == y.valid[i].hi);
+        }
+        if (std::abs(x.valid.Measure() - z.valid.Measure()) > 1e-6) {
+          ++differing_from_wide;
+        }
+      }
+    }
+    // The narrower limits matter (else this test could not fail).
+    CHECK(differing_from_wide > 10);
+  }
+}
+
 TEST_CASE("Tolani: valid swivel intervals agree with dense sampling of φ",
           "[solvers]") {
   for (const LimbGeometry& g : {TolaniArmGeometry(), TolaniLegGeometry()}) {
