@@ -474,7 +474,8 @@ void SixRArm::SolveThreeParallel(const Matrix3d& R, const Vector3d& t,
                                         h[1].dot(w_ - p[0]), tol, len,
                                         -free[0]);
   if (t1.free) free_joint = 0;
-  // Per-solve constants of the planar two-link problem (⊥ h2).
+  // Arm constants of the planar two-link problem (⊥ h2), formed once per
+  // solve instead of once per branch.
   const Vector3d p34 = Perp(h[1], p[3] - p[2]);
   const Vector3d p32 = Perp(h[1], p[1] - p[2]);
   const Vector3d p4w = p[3] - w_;
