@@ -206,6 +206,13 @@ Trial ArmSetup::UnreachableTrial(std::mt19937_64* rng) const {
   return trial;
 }
 
+Claim OnAnotherArm(const ArmSetup& arm, Claim claim) {
+  claim.text = arm.name + ": " + claim.text;
+  claim.paper =
+      "paper, human limb (no " + arm.name + " numbers): " + claim.paper;
+  return claim;
+}
+
 Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
                  const Eigen::VectorXd& q, bool limits) {
   Outcome outcome;

@@ -177,6 +177,11 @@ struct ArmSetup {
   Trial UnreachableTrial(std::mt19937_64* rng) const;
 };
 
+/// A claim of the paper (made for its human limbs) checked on `arm`, which
+/// the paper did not measure: the claim text starts with the arm's name and
+/// the paper's statement is quoted as the human limb's, for reference.
+Claim OnAnotherArm(const ArmSetup& arm, Claim claim);
+
 /// What one method did on one trial.
 struct Outcome {
   double seconds = 0.0;

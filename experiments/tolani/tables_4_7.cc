@@ -434,12 +434,8 @@ void RunTableOn(const TableSpec& spec, const ArmSetup& arm, bool paper_arm,
   // Claims. Another arm's claims check the paper's human-arm claim on that
   // arm: labelled with its name, the paper's numbers quoted for reference.
   const auto add_claim = [&](Claim claim) {
-    if (!paper_arm) {
-      claim.text = label + claim.text;
-      claim.paper = "paper, human arm (no " + arm.name +
-                    " numbers): " + claim.paper;
-    }
-    out->AddClaim(std::move(claim));
+    out->AddClaim(paper_arm ? std::move(claim)
+                            : tolani::OnAnotherArm(arm, std::move(claim)));
   };
   auto fastest = [&](int c, bool (*pick)(tolani::Family), int* which) {
     double best = std::numeric_limits<double>::infinity();
