@@ -168,7 +168,7 @@ Eigen::Isometry3d ArmSetup::HandPose(const Eigen::VectorXd& q) const {
 }
 
 Eigen::Vector3d ArmSetup::Shoulder() const {
-  // All coordinates are the arm's (checked above): the base does not move.
+  // Every coordinate is the arm's (the constructor checks): a fixed base.
   return srs->X_WB() * srs->X_BL().translation();
 }
 

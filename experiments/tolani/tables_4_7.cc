@@ -54,6 +54,14 @@
 // sequence, and L-BFGS-B / Ceres failed on 4.6 % / 11.3 % of Table 5's
 // limits-on goals instead of 1.6 % / 9.6 % (every verdict unchanged).
 //
+// The KUKA iiwa14 (tolani::ArmSetup::Iiwa14) runs every table as well, with
+// the same methods, goal generation, goal counts and acceptance rules; its
+// table has no paper columns (the paper has no robot numbers) and its claims
+// ("iiwa14: ...") check whether the paper's claims about the human arm hold
+// on the robot. Its partial-orientation and aiming axis is the tool axis (x
+// of iiwa_link_ee); its unreachable aiming goals come from a 2 m cube
+// around its shoulder centre, like the arm's.
+//
 // Parameters we chose (not in the text): see tolani/arm_trials.h; 1000 goals
 // per reachable condition and 200 per unreachable one (10 and 5 in quick
 // mode); unreachable aiming goals are random targets in a 2 m cube around
@@ -376,8 +384,8 @@ void RunTableOn(const TableSpec& spec, const ArmSetup& arm, bool paper_arm,
           ? "): ours (modern CPU, one thread) next to the paper's "
             "(year-2000 hardware; the paper reports its error and failure "
             "rows once, shown at the limits-on condition). "
-          : ") on the " + arm.name + " (" + arm.description +
-                "): ours only, the paper has no robot numbers; the " +
+          : ") on the " + arm.name + " — " + arm.description +
+                ": ours only, the paper has no robot numbers; the " +
                 arm.name + " claims below check whether the paper's claims "
                 "about its human arm hold on this arm. ";
   out->AddTable("Table " + std::to_string(spec.number) + " (" +
