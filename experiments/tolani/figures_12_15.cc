@@ -586,7 +586,9 @@ RestoreRuns RunRestore(FigureArm arm, int part, int parts,
     Eigen::Isometry3d G1 = G0;
     G1.translation() += kRestoreShift * dir;
     std::vector<Eigen::VectorXd> starts;
-    for (int s = 0; s < num_starts; ++s) starts.push_back(setup.RandomPose(&rng));
+    for (int s = 0; s < num_starts; ++s) {
+      starts.push_back(setup.RandomPose(&rng));
+    }
     runs.goals.push_back(G0);
     Problem problem(setup.model);
     auto goal = std::make_shared<PositionOrientationGoal>(model, foot, G0);

@@ -167,15 +167,18 @@ std::vector<Trial> UnreachableAimTrials(const ArmSetup& arm, int count,
   return trials;
 }
 
-std::string AxisName(const Eigen::Vector3d& axis) {
-  std::string name;
-  for (int i = 0; i < 3; ++i) {
-    if (axis[i] != 0.0) {
-      name += (name.empty() ? "" : " + ") + FormatNumber(axis[i], 3) + " " +
-              std::string(1, "xyz"[i]);
-    }
-  }
-  return name;
+// "(x, y, z) of <site>": an effector axis for the parameters.
+std::string AxisText(const ArmSetup& arm, const Eigen::Vector3d& axis) {
+  return "(" + FormatNumber(axis.x(), 3) + ", " + FormatNumber(axis.y(), 3) +
+         ", " + FormatNumber(axis.z(), 3) + ") of " + arm.site_name;
+}
+
+// Goals per reachable and per unreachable condition.
+int ReachableGoals(const ExperimentContext& context) {
+  return context.quick ? 10 : 1000;
+}
+int UnreachableGoals(const ExperimentContext& context) {
+  return context.quick ? 5 : 200;
 }
 
 // One arm's table, pictures and claims: the paper's arm (`paper_arm`, the
@@ -185,23 +188,24 @@ std::string AxisName(const Eigen::Vector3d& axis) {
 void RunTableOn(const TableSpec& spec, const ArmSetup& arm, bool paper_arm,
                 int part, int parts, const ExperimentContext& context,
                 ExperimentOutput* out) {
-  const int reachable_trials = context.quick ? 10 : 1000;
-  const int unreachable_trials = context.quick ? 5 : 200;
+  const int reachable_trials = ReachableGoals(context);
+  const int unreachable_trials = UnreachableGoals(context);
   // The human arm keeps its parameter names; another arm's are prefixed.
   const std::string key = paper_arm ? "" : arm.name + "_";
   const std::string label = paper_arm ? "" : arm.name + ": ";
   out->SetParameter(key + "arm", arm.description);
   if (spec.task == Task::kAiming) {
     out->SetParameter(key + "aim",
-                      "effector axis (" + AxisName(arm.aim_axis) +
-                          ") at a point 0.5 m along it" +
-                          (paper_arm ? "" : " (the tool axis)"));
+                      paper_arm ? "hand x axis at a point 0.5 m along it"
+                                : "axis " + AxisText(arm, arm.aim_axis) +
+                                      " (the tool axis) at a point 0.5 m "
+                                      "along it");
   }
   if (spec.task == Task::kPartial) {
     out->SetParameter(key + "partial_axis",
-                      "effector axis (" + AxisName(arm.partial_axis) + ")" +
-                          (paper_arm ? " along the fingers"
-                                     : ", the tool axis"));
+                      paper_arm ? "hand z axis (along the fingers)"
+                                : "axis " + AxisText(arm, arm.partial_axis) +
+                                      " (the tool axis)");
   }
 
   const int nc = static_cast<int>(spec.conditions.size());
@@ -412,8 +416,10 @@ void RunTableOn(const TableSpec& spec, const ArmSetup& arm, bool paper_arm,
   }
   DrawBarChart(times, out->dir(), prefix + "_times");
   out->AddFigure(prefix + "_times.png",
-                 label + "Median wall time per solve on our machine (log scale); the "
-                 "inverse Jacobian's time covers its whole Hermite path");
+                 label +
+                     "Median wall time per solve on our machine (log scale); "
+                     "the inverse Jacobian's time covers its whole Hermite "
+                     "path");
   BarChart failures;
   failures.title = "Table " + std::to_string(spec.number) + " (" +
                    spec.task_name + ")" + (paper_arm ? "" : ", " + arm.name) +
@@ -436,8 +442,10 @@ void RunTableOn(const TableSpec& spec, const ArmSetup& arm, bool paper_arm,
   }
   DrawBarChart(failures, out->dir(), prefix + "_failures");
   out->AddFigure(prefix + "_failures.png",
-                 label + "Percentage of reachable goals not solved (position > 1e-5 m, "
-                 "angle > 1e-5 rad, or outside the limits when they are on)");
+                 label +
+                     "Percentage of reachable goals not solved (position > "
+                     "1e-5 m, angle > 1e-5 rad, or outside the limits when "
+                     "they are on)");
 
   // Claims. Another arm's claims check the paper's human-arm claim on that
   // arm: labelled with its name, the paper's numbers quoted for reference.
@@ -735,8 +743,8 @@ void RunTableOn(const TableSpec& spec, const ArmSetup& arm, bool paper_arm,
 // The table on the paper's human arm, then on the KUKA iiwa14.
 void RunTable(const TableSpec& spec, const ExperimentContext& context,
               ExperimentOutput* out) {
-  const int reachable_trials = context.quick ? 10 : 1000;
-  const int unreachable_trials = context.quick ? 5 : 200;
+  const int reachable_trials = ReachableGoals(context);
+  const int unreachable_trials = UnreachableGoals(context);
   out->SetParameter("task", spec.task_name);
   out->SetParameter("goals_per_reachable_condition", reachable_trials);
   out->SetParameter("goals_per_unreachable_condition", unreachable_trials);
