@@ -267,7 +267,6 @@ CircleRuns RunCircle(FigureArm arm, int part, int parts,
   return runs;
 }
 
-// Drift after each cycle and the largest per-frame joint jump.
 // Drift after each cycle, the largest difference between the same frame of
 // two cycles (the goals are equal up to the rounding of cos/sin), and the
 // largest per-frame joint jump, with the frames where they happen.
@@ -492,6 +491,12 @@ void Figure13On(FigureArm arm, int part, const ExperimentContext& context,
                  ": the choice is a tie that rounding breaks"},
       out);
   const bool smooth = analytic.max_jump < 5.0 * kDegree;
+  // Whether the largest step switches elbow root ("" if not).
+  const std::string jump_flip =
+      analytic.jump_frame > 0
+          ? ElbowFlipText(runs.arm.arm, runs.analytic[analytic.jump_frame - 1],
+                          runs.analytic[analytic.jump_frame])
+          : "";
   runs.arm.AddClaim(
       {"The analytic motion is also smooth (\"more natural-looking\")",
        "more natural-looking solution (Fig. 13, qualitative)",
@@ -501,15 +506,11 @@ void Figure13On(FigureArm arm, int part, const ExperimentContext& context,
            " deg)",
        smooth ? Verdict::kReproduced : Verdict::kDiffers,
        smooth ? "no joint moves more than 5 deg between frames"
-       : !ElbowFlipText(runs.arm.arm, runs.analytic[analytic.jump_frame - 1],
-                        runs.analytic[analytic.jump_frame])
-              .empty()
+       : !jump_flip.empty()
            ? "a joint moves " + FormatNumber(analytic.max_jump / kDegree, 3) +
                  " deg in one frame (> 5 deg) where the answer switches "
                  "elbow root" +
-                 ElbowFlipText(runs.arm.arm,
-                               runs.analytic[analytic.jump_frame - 1],
-                               runs.analytic[analytic.jump_frame])
+                 jump_flip
            : "the midpoint of the longest valid swivel arc moves fast "
              "where a joint limit starts or stops bounding that arc: a "
              "joint moves " + FormatNumber(analytic.max_jump / kDegree, 3) +
