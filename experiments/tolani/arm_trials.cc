@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "constraints/aiming_goal.h"
 #include "constraints/orientation_goal.h"
@@ -11,6 +12,8 @@
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "framework/kinematics.h"
+#include "framework/urdf_loader.h"
+#include "lab/data.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/damped_least_squares_solver.h"
 #include "solvers/ipopt_solver.h"
@@ -33,7 +36,7 @@ double AngleBetween(const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
 
 Problem MakeProblem(const ArmSetup& arm, Task task, const Trial& trial) {
   const Model& model = *arm.model;
-  const std::string& site = arm.geometry.tip_site_name;
+  const std::string& site = arm.site_name;
   Problem problem(arm.model);
   switch (task) {
     case Task::kPosition:
@@ -48,31 +51,112 @@ Problem MakeProblem(const ArmSetup& arm, Task task, const Trial& trial) {
       problem.AddGoal(std::make_shared<PositionGoal>(model, site,
                                                      trial.goal.translation()));
       problem.AddGoal(std::make_shared<AxisGoal>(
-          model, site, Eigen::Vector3d::UnitZ(), trial.goal.linear().col(2)));
+          model, site, arm.partial_axis,
+          trial.goal.linear() * arm.partial_axis));
       break;
     case Task::kAiming:
-      problem.AddGoal(std::make_shared<AimingGoal>(
-          model, site, Eigen::Vector3d::UnitX(), trial.aim_target));
+      problem.AddGoal(std::make_shared<AimingGoal>(model, site, arm.aim_axis,
+                                                   trial.aim_target));
       break;
   }
   return problem;
 }
 
+// The limb figure of the paper's geometry, its tip site, axes as documented
+// in ArmSetup::HumanArm.
+ArmSetup HumanLimb(const LimbGeometry& geometry, const std::string& what) {
+  ArmSetup arm("human " + geometry.kind, what,
+               std::make_shared<const Model>(LimbFigure(geometry).Compile()),
+               geometry.tip_site_name, Eigen::Vector3d::UnitZ(),
+               Eigen::Vector3d::UnitX());
+  // The anthropometric lengths themselves: the SRS reading of the compiled
+  // figure agrees to 1 ulp, and with the exact sum the human arm's
+  // unreachable goals stay exactly what they were before arms were generic.
+  arm.reach = geometry.upper_length + geometry.lower_length +
+              geometry.p_S2_tip.norm();
+  return arm;
+}
+
 }  // namespace
 
-ArmSetup::ArmSetup()
-    : geometry(TolaniArmGeometry()),
-      model(std::make_shared<const Model>(LimbFigure(geometry).Compile())),
-      hand(model->SiteIndex(geometry.tip_site_name)),
-      shoulder(model->SiteIndex(geometry.s1_name)),
-      reach(geometry.upper_length + geometry.lower_length +
-            geometry.p_S2_tip.norm()) {}
+ArmSetup ArmSetup::HumanArm() {
+  return HumanLimb(TolaniArmGeometry(),
+                   "TolaniArmGeometry(): left arm, 1.75 m body (Winter), "
+                   "AAOS joint limits; effector = hand (fingertip)");
+}
+
+ArmSetup ArmSetup::HumanLeg() {
+  return HumanLimb(TolaniLegGeometry(),
+                   "TolaniLegGeometry(): left leg, 1.75 m body (Winter), "
+                   "AAOS joint limits; effector = foot (toe tip)");
+}
+
+ArmSetup ArmSetup::Iiwa14() {
+  const UrdfFigure urdf = LoadUrdfChain(
+      DataFile("robots/iiwa14.urdf").string(), "base", "iiwa_link_ee");
+  return ArmSetup("iiwa14",
+                  "KUKA LBR iiwa 14 R820 (shipped URDF, its joint limits), "
+                  "chain base -> iiwa_link_ee; effector = iiwa_link_ee",
+                  std::make_shared<const Model>(urdf.figure.Compile()),
+                  "iiwa_link_ee", Eigen::Vector3d::UnitX(),
+                  Eigen::Vector3d::UnitX());
+}
+
+ArmSetup::ArmSetup(std::string name_in, std::string description_in,
+                   std::shared_ptr<const Model> model_in,
+                   const std::string& site_name_in,
+                   const Eigen::Vector3d& partial_axis_in,
+                   const Eigen::Vector3d& aim_axis_in)
+    : name(std::move(name_in)),
+      description(std::move(description_in)),
+      model(std::move(model_in)),
+      site_name(site_name_in),
+      partial_axis(partial_axis_in),
+      aim_axis(aim_axis_in) {
+  if (model == nullptr) {
+    throw std::invalid_argument("ArmSetup: model is null");
+  }
+  site = model->SiteIndex(site_name);  // throws naming the site
+  std::string why;
+  srs = SrsArm::Create(*model, site, &why);
+  if (srs == nullptr) {
+    throw std::invalid_argument("ArmSetup: model '" + name +
+                                "' is not an SRS arm at site '" + site_name +
+                                "': " + why);
+  }
+  if (model->nq() != 7) {
+    throw std::invalid_argument(
+        "ArmSetup: model '" + name + "' must have exactly the arm's 7 "
+        "coordinates, got " + std::to_string(model->nq()));
+  }
+  for (int i = 0; i < 7; ++i) {
+    if (!std::isfinite(model->lower()[i]) ||
+        !std::isfinite(model->upper()[i])) {
+      throw std::invalid_argument(
+          "ArmSetup: model '" + name + "' coordinate " + std::to_string(i) +
+          " has no finite limits (poses are drawn within the limits)");
+    }
+  }
+  for (const auto& [axis, field] :
+       {std::make_pair(partial_axis, "partial_axis"),
+        std::make_pair(aim_axis, "aim_axis")}) {
+    if (!(std::abs(axis.norm() - 1.0) <= 1e-12)) {
+      throw std::invalid_argument(std::string("ArmSetup: ") + field +
+                                  " must be a unit vector, got norm " +
+                                  std::to_string(axis.norm()));
+    }
+  }
+  const LimbGeometry& g = srs->geometry();
+  reach = g.upper_length + g.lower_length + g.p_S2_tip.norm();
+}
 
 Eigen::VectorXd ArmSetup::RandomPose(std::mt19937_64* rng) const {
   std::uniform_real_distribution<double> u(0.0, 1.0);
+  const Eigen::VectorXd& lower = model->lower();
+  const Eigen::VectorXd& upper = model->upper();
   Eigen::VectorXd q(7);
   for (int i = 0; i < 7; ++i) {
-    q[i] = geometry.lower[i] + (geometry.upper[i] - geometry.lower[i]) * u(*rng);
+    q[i] = lower[i] + (upper[i] - lower[i]) * u(*rng);
   }
   return q;
 }
@@ -80,7 +164,27 @@ Eigen::VectorXd ArmSetup::RandomPose(std::mt19937_64* rng) const {
 Eigen::Isometry3d ArmSetup::HandPose(const Eigen::VectorXd& q) const {
   Data data(*model);
   ForwardKinematics(*model, q, &data);
-  return SitePose(*model, data, hand);
+  return SitePose(*model, data, site);
+}
+
+Eigen::Vector3d ArmSetup::Shoulder() const {
+  // Every coordinate is the arm's (the constructor checks): a fixed base.
+  return srs->X_WB() * srs->X_BL().translation();
+}
+
+Eigen::Vector3d ArmSetup::WristAngles(const Eigen::VectorXd& q) const {
+  return Eigen::Vector3d(q[srs->coordinate(4)], q[srs->coordinate(5)],
+                         q[srs->coordinate(6)]);
+}
+
+std::array<Eigen::Vector3d, 4> ArmSetup::ChainPoints(
+    const Eigen::VectorXd& q) const {
+  Vector7d theta;
+  for (int k = 0; k < 7; ++k) theta[k] = q[srs->coordinate(k)];
+  const Eigen::Isometry3d X_WL = srs->X_WB() * srs->X_BL();
+  return {X_WL.translation(), X_WL * srs->ik().Elbow(theta),
+          X_WL * srs->ik().Forward(theta).translation(),
+          HandPose(q).translation()};
 }
 
 Trial ArmSetup::RandomTrial(std::mt19937_64* rng) const {
@@ -89,19 +193,24 @@ Trial ArmSetup::RandomTrial(std::mt19937_64* rng) const {
   trial.q_start = RandomPose(rng);
   trial.goal = HandPose(trial.q_goal);
   trial.aim_target = trial.goal.translation() +
-                     kAimDistance * trial.goal.linear().col(0);
+                     kAimDistance * (trial.goal.linear() * aim_axis);
   return trial;
 }
 
 Trial ArmSetup::UnreachableTrial(std::mt19937_64* rng) const {
   Trial trial = RandomTrial(rng);
-  Data data(*model);
-  ForwardKinematics(*model, trial.q_goal, &data);
-  const Eigen::Vector3d s = SitePosition(*model, data, shoulder);
+  const Eigen::Vector3d s = Shoulder();
   const Eigen::Vector3d d = (trial.goal.translation() - s).normalized();
   std::uniform_real_distribution<double> factor(1.1, 1.4);
   trial.goal.translation() = s + factor(*rng) * reach * d;
   return trial;
+}
+
+Claim OnAnotherArm(const ArmSetup& arm, Claim claim) {
+  claim.text = arm.name + ": " + claim.text;
+  claim.paper =
+      "paper, human limb (no " + arm.name + " numbers): " + claim.paper;
+  return claim;
 }
 
 Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
@@ -126,14 +235,14 @@ Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
       break;
     }
     case Task::kPartial: {
-      const Eigen::Vector3d a = X.linear().col(2);
-      const Eigen::Vector3d g = trial.goal.linear().col(2);
+      const Eigen::Vector3d a = X.linear() * arm.partial_axis;
+      const Eigen::Vector3d g = trial.goal.linear() * arm.partial_axis;
       outcome.orientation_error = std::pow(1.0 - a.dot(g), 2);
       outcome.angle = AngleBetween(a, g);
       break;
     }
     case Task::kAiming: {
-      const Eigen::Vector3d v = X.linear().col(0);
+      const Eigen::Vector3d v = X.linear() * arm.aim_axis;
       const Eigen::Vector3d u =
           (trial.aim_target - X.translation()).normalized();
       outcome.orientation_error = std::pow(1.0 - u.dot(v), 2);
@@ -147,20 +256,20 @@ Outcome Evaluate(const ArmSetup& arm, Task task, const Trial& trial,
   return outcome;
 }
 
-std::vector<Method> Methods(Task task, bool limits,
+std::vector<Method> Methods(const ArmSetup& arm, Task task, bool limits,
                             bool inverse_jacobian) {
   std::vector<Method> methods;
   TolaniLimbOptions analytic;
   const bool held_wrist = task == Task::kPosition || task == Task::kAiming;
   methods.push_back(
       {{"analytic (ours, IKAN)",
-        [analytic, held_wrist](const SolveOptions& common,
-                               const iklab::Trial& trial) {
+        [analytic, held_wrist, arm](const SolveOptions& common,
+                                    const iklab::Trial& trial) {
           TolaniLimbOptions options = analytic;
           options.common = common;
           if (held_wrist) {
             options.wrist = TolaniLimbOptions::WristAngles::kGiven;
-            options.wrist_angles = trial.q_generator.tail<3>();
+            options.wrist_angles = arm.WristAngles(trial.q_generator);
           }
           return MakeSolver(options);
         },

@@ -3,16 +3,18 @@
 
 /// @file
 /// The common set-up of the reproductions of Tolani, Goswami & Badler (2000),
-/// Tables 4–7: random goals for the 7-DOF arm, the five methods compared
+/// Tables 4–7: random goals for a 7-DOF SRS arm (the paper's human arm, or a
+/// robot such as the KUKA iiwa14: ArmSetup), the five methods compared
 /// (analytic, L-BFGS-B, Ceres, pseudo-inverse and DLS along a Hermite path)
 /// as the solvers of a study (lab/study.h) that solves every trial with
 /// every method and verifies each answer, the paper's error measures and the
 /// per-condition summaries.
 ///
 /// Parameters the paper leaves out, chosen once here:
-///  * the arm: TolaniArmGeometry() (left arm of a 1.75 m body, Winter's
-///    segment lengths, AAOS joint limits; framework/builders.h);
-///  * the effector: the "hand" site (fingertip);
+///  * the arms: TolaniArmGeometry() (left arm of a 1.75 m body, Winter's
+///    segment lengths, AAOS joint limits; framework/builders.h), effector
+///    the "hand" site (fingertip); and the KUKA iiwa14 (shipped URDF, its
+///    limits), effector iiwa_link_ee (ArmSetup::Iiwa14);
 ///  * goals: q drawn uniformly within the joint limits, FK → goal; the start
 ///    pose of the numerical methods is another such draw (a random start,
 ///    as an interactive user would leave the arm anywhere);
@@ -27,13 +29,15 @@
 ///    solver; we take fixed frames re-converged by Newton-type steps);
 ///  * DLS damping kDamping (metres; the paper's inverse Jacobian is an
 ///    undamped SVD pseudo-inverse, DLS is our addition);
-///  * aiming: the hand's x axis aims at a point kAimDistance along it from
-///    the generating pose; partial orientation: the hand's z axis (along the
-///    fingers) is aligned;
+///  * aiming: the effector's aim axis (the hand's x axis; the iiwa's tool
+///    axis x) aims at a point kAimDistance along it from the generating
+///    pose; partial orientation: the effector's partial axis (the hand's z
+///    axis, along the fingers; the iiwa's tool axis x) is aligned;
 ///  * position-only and aiming goals: the analytic solver holds the wrist at
 ///    the angles the goal was generated with (the paper: the wrist angles
 ///    are "chosen by the user"); the numerical methods move all 7 joints.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -47,6 +51,7 @@
 #include "lab/study.h"
 #include "framework/builders.h"
 #include "framework/model.h"
+#include "solvers/analytic/tolani/srs_arm.h"
 #include "solvers/solver.h"
 
 namespace iklab {
@@ -100,23 +105,82 @@ struct Trial {
   Eigen::Vector3d aim_target = Eigen::Vector3d::Zero();    ///< world
 };
 
-/// The arm model, its geometry and the hand site.
+/// One arm of the trials: a Model whose seven coordinates form an SRS chain
+/// (SrsArm) ending at the effector site, and the choices the paper leaves
+/// out for it (which site axis a partial-orientation goal aligns and which
+/// one aims). Everything the trials need — random poses, the shoulder
+/// centre, the reach, the wrist angles of a pose, the points of a drawing —
+/// comes from the Model and its SrsArm, so any SRS arm runs the same tables.
 struct ArmSetup {
-  ArmSetup();
-  LimbGeometry geometry;
+  /// The paper's arm: TolaniArmGeometry() (left arm of a 1.75 m body,
+  /// Winter's segment lengths, AAOS limits) as a LimbFigure; effector the
+  /// "hand" site (fingertip); partial orientation aligns the hand's z axis
+  /// (along the fingers), aiming uses its x axis.
+  static ArmSetup HumanArm();
+  /// The paper's leg (Figs. 14–15): TolaniLegGeometry(), effector "foot"
+  /// (toe tip), axes as HumanArm().
+  static ArmSetup HumanLeg();
+  /// The KUKA iiwa14 of data/robots/iiwa14.urdf (DataFile), chain base →
+  /// iiwa_link_ee, URDF limits. The tool axis of iiwa_link_ee is its x axis
+  /// (along the flange normal, away from the wrist): partial orientation
+  /// aligns it (the five-axis tool task, rotation about the tool free) and
+  /// aiming points it (a camera on the flange).
+  /// @throws std::invalid_argument if the data file is missing.
+  static ArmSetup Iiwa14();
+
+  /// Any arm.
+  /// @param name short label used in tables, claims and file names.
+  /// @param description what the arm is, for the report's parameters.
+  /// @param model the arm; its coordinates are exactly the SRS chain's seven,
+  ///   each with finite limits (poses are drawn within them).
+  /// @param site_name the effector site.
+  /// @param partial_axis site axis of partial-orientation goals (unit).
+  /// @param aim_axis site axis of aiming goals (unit).
+  /// @throws std::invalid_argument naming the argument: an unknown site, a
+  ///   chain that is not SRS (with SrsArm::Create's reason), other
+  ///   coordinates than the chain's, an unbounded coordinate, a non-unit
+  ///   axis.
+  ArmSetup(std::string name, std::string description,
+           std::shared_ptr<const Model> model, const std::string& site_name,
+           const Eigen::Vector3d& partial_axis,
+           const Eigen::Vector3d& aim_axis);
+
+  std::string name;
+  std::string description;
   std::shared_ptr<const Model> model;
-  int hand = -1;
-  int shoulder = -1;
-  /// Shoulder-to-fingertip length at full stretch, metres.
+  std::shared_ptr<const SrsArm> srs;
+  std::string site_name;
+  int site = -1;
+  Eigen::Vector3d partial_axis = Eigen::Vector3d::UnitZ();
+  Eigen::Vector3d aim_axis = Eigen::Vector3d::UnitX();
+  /// Shoulder centre → site length at full stretch, metres: the upper and
+  /// lower segments of the SRS reading and the wrist → site offset (the
+  /// human limbs: their anthropometric lengths, equal to 1 ulp).
   double reach = 0.0;
+
+  /// q uniform within the limits, coordinate by coordinate.
   Eigen::VectorXd RandomPose(std::mt19937_64* rng) const;
+  /// X_WS, the site pose at q.
   Eigen::Isometry3d HandPose(const Eigen::VectorXd& q) const;
-  /// A reachable trial: both poses drawn within the limits.
+  /// The shoulder centre in the world (the SRS limb frame's origin).
+  Eigen::Vector3d Shoulder() const;
+  /// θ5, θ6, θ7 of q (the wrist angles).
+  Eigen::Vector3d WristAngles(const Eigen::VectorXd& q) const;
+  /// Shoulder centre, elbow, wrist centre and site at q (world), for
+  /// drawings.
+  std::array<Eigen::Vector3d, 4> ChainPoints(const Eigen::VectorXd& q) const;
+  /// A reachable trial: both poses drawn within the limits; the aim target
+  /// kAimDistance along the aim axis of the generating pose.
   Trial RandomTrial(std::mt19937_64* rng) const;
   /// An unreachable one: the hand position of a random pose pushed out along
   /// the shoulder→hand direction to 1.1 … 1.4 × reach (orientation kept).
   Trial UnreachableTrial(std::mt19937_64* rng) const;
 };
+
+/// A claim of the paper (made for its human limbs) checked on `arm`, which
+/// the paper did not measure: the claim text starts with the arm's name and
+/// the paper's statement is quoted as the human limb's, for reference.
+Claim OnAnotherArm(const ArmSetup& arm, Claim claim);
 
 /// What one method did on one trial.
 struct Outcome {
@@ -155,7 +219,7 @@ struct Method {
 /// (Family::kConstrainedOptimization; each goal a hard constraint in minimal
 /// form — Problem::WithGoalsAsConstraints — minimizing the displacement
 /// ½ μ ‖q − q_start‖² from the start pose, restarted like L-BFGS-B).
-std::vector<Method> Methods(Task task, bool limits,
+std::vector<Method> Methods(const ArmSetup& arm, Task task, bool limits,
                             bool inverse_jacobian);
 
 /// A study of `methods` on `trials` of `task`: each trial's problem as the

@@ -15,7 +15,8 @@
 // the circle; the restore difference max_i |q_i(restored) − q_i(first)| over
 // random goals; the spread of the solutions of one goal from random starts.
 // Acceptance: Fig. 12 — the pseudo-inverse's drift after three cycles is
-// > 1°; Fig. 13 — the analytic drift is < 1e-6 rad; Fig. 14 — the
+// > 1°; Fig. 13 — the analytic drift, and the largest difference between
+// the same frame of two cycles, are < 1e-6 rad; Fig. 14 — the
 // optimizers' restored answer differs by > 1e-3 rad in most (> 50 %) of the
 // goals; Fig. 15 — the analytic restore difference and start-pose spread are
 // < 1e-9 rad.
@@ -33,6 +34,15 @@
 // with limits on from the previous answer (the first from the start pose
 // (0.3, 0.05, 0, 0.6, 0, −0.2, 0)); 100 goals (10 in quick mode); 20 random
 // start poses per goal for the start-pose spread (5 in quick mode).
+//
+// The KUKA iiwa14 (not in the paper; tolani::ArmSetup::Iiwa14, effector
+// iiwa_link_ee) runs all four figures with the same settings, the same
+// acceptance rules and its own claims ("iiwa14: ..."), which check whether
+// the paper's claims about the human limbs hold on the robot. Its start
+// pose, for the circle and as the first start of the restore runs, is the
+// bent ready pose (0, 0.6, 0, −1.2, 0, 0.8, 0) rad (our choice); the circle
+// lies in the world y–z plane through the flange at that pose (the robot
+// faces +x); the analytic wrist is at mid-limits (0, 0, 0) as for the arm.
 
 #include <algorithm>
 #include <array>
@@ -48,10 +58,9 @@
 #include "constraints/problem.h"
 #include "lab/experiment.h"
 #include "experiments/experiments_list.h"
+#include "experiments/tolani/arm_trials.h"
 #include "lab/planar_tracking.h"
 #include "lab/plot.h"
-#include "framework/builders.h"
-#include "framework/kinematics.h"
 #include "solvers/ceres_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "solvers/pseudo_inverse_solver.h"
@@ -71,40 +80,50 @@ double MaxAbsDiff(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return (a - b).cwiseAbs().maxCoeff();
 }
 
+// An arm of the figures and the start pose chosen for it: the paper's limb
+// (its results beside the paper's claims) or another SRS arm (claims
+// labelled with its name, tolani::OnAnotherArm).
+struct FigureArm {
+  tolani::ArmSetup arm;
+  Eigen::VectorXd q0;
+  std::string q0_text;  // for the parameters
+  bool paper_arm = true;
+  // Prefix of another arm's parameter keys, file names and captions.
+  std::string key() const { return paper_arm ? "" : arm.name + "_"; }
+  std::string label() const { return paper_arm ? "" : arm.name + ": "; }
+  void AddClaim(Claim claim, ExperimentOutput* out) const {
+    out->AddClaim(paper_arm ? std::move(claim)
+                            : tolani::OnAnotherArm(arm, std::move(claim)));
+  }
+};
+
+// The iiwa14's start pose for both experiments (our choice): a bent "ready"
+// pose with the flange in front of the base, away from the elbow and wrist
+// singularities (θ4 = θ6 = 0) and from the limits.
+FigureArm Iiwa14Arm() {
+  FigureArm a{tolani::ArmSetup::Iiwa14(), Eigen::VectorXd(7),
+              "(0, 0.6, 0, -1.2, 0, 0.8, 0)", false};
+  a.q0 << 0.0, 0.6, 0.0, -1.2, 0.0, 0.8, 0.0;
+  return a;
+}
+
 // ---------------------------------------------------------------------------
 // Drawing a limb: front view (world y–z) and side view (world x–z) side by
 // side in one picture.
 // ---------------------------------------------------------------------------
 
 struct LimbViews {
-  std::shared_ptr<const Model> model;
-  std::vector<int> chain;  // sites S1, F, S2, tip
+  const tolani::ArmSetup* arm = nullptr;  // shoulder, elbow, wrist, tip
   double side_offset = 0.0;
 };
 
-std::vector<Eigen::Vector3d> ChainPoints(const LimbViews& views,
-                                         const Eigen::VectorXd& q) {
-  Data data(*views.model);
-  ForwardKinematics(*views.model, q, &data);
-  std::vector<Eigen::Vector3d> points;
-  for (int site : views.chain) {
-    points.push_back(SitePosition(*views.model, data, site));
-  }
-  return points;
-}
-
-LimbViews MakeViews(std::shared_ptr<const Model> model,
-                    const LimbGeometry& g,
+LimbViews MakeViews(const tolani::ArmSetup& arm,
                     const std::vector<Eigen::VectorXd>& poses) {
   LimbViews views;
-  views.model = std::move(model);
-  for (const std::string& name :
-       {g.s1_name, g.f_name, g.s2_name, g.tip_site_name}) {
-    views.chain.push_back(views.model->SiteIndex(name));
-  }
+  views.arm = &arm;
   double front_max = -1e9, side_min = 1e9;
   for (const Eigen::VectorXd& q : poses) {
-    for (const Eigen::Vector3d& p : ChainPoints(views, q)) {
+    for (const Eigen::Vector3d& p : arm.ChainPoints(q)) {
       front_max = std::max(front_max, p.y());
       side_min = std::min(side_min, p.x());
     }
@@ -123,7 +142,7 @@ Series LimbSeries(const LimbViews& views, const Eigen::VectorXd& q,
   s.color = color;
   s.dashed = dashed;
   s.style = "linespoints";
-  const std::vector<Eigen::Vector3d> points = ChainPoints(views, q);
+  const std::array<Eigen::Vector3d, 4> points = views.arm->ChainPoints(q);
   for (const Eigen::Vector3d& p : points) {
     s.x.push_back(p.y());
     s.y.push_back(p.z());
@@ -177,8 +196,8 @@ LinePlot ViewsPlot(const std::string& title, const LimbViews& views) {
 // ---------------------------------------------------------------------------
 
 struct CircleRuns {
-  LimbGeometry geometry;
-  std::shared_ptr<const Model> model;
+  explicit CircleRuns(FigureArm a) : arm(std::move(a)) {}
+  FigureArm arm;
   int frames_per_cycle = 0;
   std::vector<Eigen::Vector3d> circle;      // goal per frame 0 … N
   std::vector<Eigen::VectorXd> pinv;        // pose per frame 0 … N
@@ -187,19 +206,24 @@ struct CircleRuns {
   bool pinv_within_limits = true;
 };
 
-CircleRuns RunCircle(const ExperimentContext& context) {
-  CircleRuns runs;
-  runs.geometry = TolaniArmGeometry();
-  runs.model = std::make_shared<const Model>(LimbFigure(runs.geometry).Compile());
+// The human arm with the start pose of the circle.
+FigureArm HumanArmForCircle() {
+  FigureArm a{tolani::ArmSetup::HumanArm(), Eigen::VectorXd(), "", true};
+  a.q0 = a.arm.model->MidLimits();
+  a.q0.head<4>() << 0.6, 0.3, 0.0, 1.2;
+  a.q0_text = "(0.6, 0.3, 0, 1.2) + wrist at mid-limits";
+  return a;
+}
+
+CircleRuns RunCircle(FigureArm arm, int part, int parts,
+                     const ExperimentContext& context) {
+  CircleRuns runs(std::move(arm));
   runs.frames_per_cycle = context.quick ? 24 : 120;
   const int frames = kCycles * runs.frames_per_cycle;
-  const Model& model = *runs.model;
-  const int hand = model.SiteIndex(runs.geometry.tip_site_name);
-  Eigen::VectorXd q0 = model.MidLimits();
-  q0.head<4>() << 0.6, 0.3, 0.0, 1.2;
-  Data data(model);
-  ForwardKinematics(model, q0, &data);
-  const Eigen::Vector3d p0 = SitePosition(model, data, hand);
+  const tolani::ArmSetup& setup = runs.arm.arm;
+  const Model& model = *setup.model;
+  const Eigen::VectorXd& q0 = runs.arm.q0;
+  const Eigen::Vector3d p0 = setup.HandPose(q0).translation();
   const Eigen::Vector3d center = p0 - kRadius * Eigen::Vector3d::UnitY();
   const int per_cycle = runs.frames_per_cycle;
   const auto point = [center, per_cycle](double frame) -> Eigen::Vector3d {
@@ -210,9 +234,9 @@ CircleRuns RunCircle(const ExperimentContext& context) {
   for (int k = 0; k <= frames; ++k) runs.circle.push_back(point(k));
 
   // Analytic: every frame solved independently of the previous pose.
-  Problem problem(runs.model);
-  auto goal = std::make_shared<PositionGoal>(model, runs.geometry.tip_site_name,
-                                             runs.circle[0]);
+  Problem problem(setup.model);
+  auto goal =
+      std::make_shared<PositionGoal>(model, setup.site_name, runs.circle[0]);
   problem.AddGoal(goal);
   TolaniLimbOptions analytic_options;
   const TolaniLimbSolver analytic(analytic_options);
@@ -222,7 +246,8 @@ CircleRuns RunCircle(const ExperimentContext& context) {
     runs.analytic.push_back(r.q);
     runs.analytic_error.push_back(r.goal_errors.at(0).position);
   }
-  context.Progress(0.3, "pseudo-inverse around the circle");
+  context.Progress((part + 0.3) / parts,
+                   runs.arm.label() + "pseudo-inverse around the circle");
   // Pseudo-inverse: from the analytic pose of frame 0, frame by frame.
   PseudoInverseOptions pinv_options;
   pinv_options.common.max_iterations = 20;
@@ -242,28 +267,63 @@ CircleRuns RunCircle(const ExperimentContext& context) {
   return runs;
 }
 
-// Drift after each cycle and the largest per-frame joint jump.
+// Drift after each cycle, the largest difference between the same frame of
+// two cycles (the goals are equal up to the rounding of cos/sin), and the
+// largest per-frame joint jump, with the frames where they happen.
 struct CircleStats {
   std::vector<double> drift;  // per cycle 1 … kCycles, radians
+  double repeat = 0.0;        // max_k |q[k + N] − q[k]|, radians
+  int repeat_frame = 0;       // that k + N
   double max_jump = 0.0;
+  int jump_frame = 0;  // k of the largest |q[k] − q[k − 1]|
   double max_error = 0.0;
 };
 
 CircleStats Stats(const CircleRuns& runs, const std::vector<Eigen::VectorXd>& q,
                   const std::vector<double>& error) {
   CircleStats stats;
+  const int n = runs.frames_per_cycle;
   for (int c = 1; c <= kCycles; ++c) {
-    stats.drift.push_back(MaxAbsDiff(q[c * runs.frames_per_cycle], q[0]));
+    stats.drift.push_back(MaxAbsDiff(q[c * n], q[0]));
+  }
+  for (std::size_t k = n; k < q.size(); ++k) {
+    const double d = MaxAbsDiff(q[k], q[k - n]);
+    if (d > stats.repeat) {
+      stats.repeat = d;
+      stats.repeat_frame = static_cast<int>(k);
+    }
   }
   const std::vector<double> jumps = JointJumps(q);
-  stats.max_jump = *std::max_element(jumps.begin(), jumps.end());
+  const auto jump = std::max_element(jumps.begin(), jumps.end());
+  stats.max_jump = *jump;
+  stats.jump_frame = static_cast<int>(jump - jumps.begin());
   stats.max_error = *std::max_element(error.begin(), error.end());
   return stats;
 }
 
+// " (θ4 changes sign, a -> b deg: the other root of Eq. 5 ...)" when poses
+// a and b lie on different elbow roots, else "".
+std::string ElbowFlipText(const tolani::ArmSetup& arm, const Eigen::VectorXd& a,
+                          const Eigen::VectorXd& b) {
+  const double t4a = a[arm.srs->coordinate(3)];
+  const double t4b = b[arm.srs->coordinate(3)];
+  if ((t4a > 0.0) == (t4b > 0.0)) return "";
+  return " (the elbow angle theta4 changes sign, " +
+         FormatNumber(t4a / kDegree, 3) + " -> " +
+         FormatNumber(t4b / kDegree, 3) +
+         " deg: the other root of Eq. 5, which this arm's symmetric elbow "
+         "limits admit as well; the solver takes the root with the longest "
+         "valid swivel arc)";
+}
+
+// Draws `q` of `method` into <prefix>_joint_angles.png and <prefix>_arm.png
+// (another arm's files and captions carry its name).
 void DrawCircle(const CircleRuns& runs, const std::vector<Eigen::VectorXd>& q,
-                const std::string& method, const std::string& prefix,
+                std::string method, const std::string& prefix,
                 ExperimentOutput* out) {
+  const bool human = runs.arm.paper_arm;
+  const std::string file = human ? prefix : prefix + "_" + runs.arm.arm.name;
+  if (!human) method = runs.arm.arm.name + ", " + method;
   // Joint angles over the three cycles.
   LinePlot angles;
   angles.title = method + ": joint angles while the hand traces the circle " +
@@ -282,14 +342,14 @@ void DrawCircle(const CircleRuns& runs, const std::vector<Eigen::VectorXd>& q,
     }
     angles.series.push_back(s);
   }
-  DrawLinePlot(angles, out->dir(), prefix + "_joint_angles");
-  out->AddFigure(prefix + "_joint_angles.png",
+  DrawLinePlot(angles, out->dir(), file + "_joint_angles");
+  out->AddFigure(file + "_joint_angles.png",
                  method + ": the seven joint angles over the three cycles "
                           "(a closed joint path repeats itself each cycle)");
   // The arm at the start and after each cycle.
   std::vector<Eigen::VectorXd> shown;
   for (int c = 0; c <= kCycles; ++c) shown.push_back(q[c * runs.frames_per_cycle]);
-  const LimbViews views = MakeViews(runs.model, runs.geometry, shown);
+  const LimbViews views = MakeViews(runs.arm.arm, shown);
   LinePlot arm = ViewsPlot(method + ": the arm at the start and after each "
                                     "cycle",
                            views);
@@ -300,9 +360,10 @@ void DrawCircle(const CircleRuns& runs, const std::vector<Eigen::VectorXd>& q,
         c > 0));
   }
   arm.series.push_back(PathSeries(views, runs.circle, "hand circle"));
-  DrawLinePlot(arm, out->dir(), prefix + "_arm");
-  out->AddFigure(prefix + "_arm.png",
-                 method + ": shoulder–elbow–wrist–fingertip at the start "
+  DrawLinePlot(arm, out->dir(), file + "_arm");
+  out->AddFigure(file + "_arm.png",
+                 method + ": shoulder–elbow–wrist–" +
+                     (human ? "fingertip" : "tool") + " at the start "
                           "(solid) and after cycles 1–3 (dashed); front view "
                           "left, side view right; grey: the hand circle");
 }
@@ -325,13 +386,20 @@ void WriteCircleCsv(const CircleRuns& runs, ExperimentOutput* out) {
   }
   header.push_back("pinv_hand_error_m");
   header.push_back("analytic_hand_error_m");
-  out->WriteCsv("circle_frames.csv", header, rows);
+  out->WriteCsv(runs.arm.paper_arm
+                    ? "circle_frames.csv"
+                    : "circle_frames_" + runs.arm.arm.name + ".csv",
+                header, rows);
 }
 
 void CircleParameters(const CircleRuns& runs, ExperimentOutput* out) {
-  out->SetParameter("arm", "TolaniArmGeometry(): left arm, 1.75 m body");
-  out->SetParameter("start_pose_rad",
-                    "(0.6, 0.3, 0, 1.2) + wrist at mid-limits");
+  const std::string key = runs.arm.key();
+  out->SetParameter(key + "arm", runs.arm.paper_arm
+                                     ? "TolaniArmGeometry(): left arm, 1.75 "
+                                       "m body"
+                                     : runs.arm.arm.description);
+  out->SetParameter(key + "start_pose_rad", runs.arm.q0_text);
+  if (!runs.arm.paper_arm) return;  // the rest is the same for every arm
   out->SetParameter("circle", "radius 0.12 m in the world y-z plane through "
                               "the hand at the start pose");
   out->SetParameter("cycles", kCycles);
@@ -351,14 +419,15 @@ std::string DriftText(const CircleStats& s) {
   return text;
 }
 
-void RunFigure12(const ExperimentContext& context, ExperimentOutput* out) {
-  const CircleRuns runs = RunCircle(context);
+void Figure12On(FigureArm arm, int part, const ExperimentContext& context,
+                ExperimentOutput* out) {
+  const CircleRuns runs = RunCircle(std::move(arm), part, 2, context);
   CircleParameters(runs, out);
   WriteCircleCsv(runs, out);
   const CircleStats pinv = Stats(runs, runs.pinv, runs.pinv_error);
   DrawCircle(runs, runs.pinv, "Pseudo-inverse", "fig12_pinv", out);
   const bool drifted = pinv.drift.back() > 1.0 * kDegree;
-  out->AddClaim(
+  runs.arm.AddClaim(
       {"A pseudo-inverse solution of a cyclic hand motion is not cyclic in "
        "joint space: after three cycles the posture has drifted",
        "the arm has drifted significantly after three cycles (Fig. 12, "
@@ -372,31 +441,63 @@ void RunFigure12(const ExperimentContext& context, ExperimentOutput* out) {
                      FormatNumber(pinv.drift.back() / kDegree, 3) +
                      " deg after three cycles while the hand stays on the "
                      "circle"
-               : "the drift after three cycles is below 1 deg"});
+               : "the drift after three cycles is below 1 deg"},
+      out);
 }
 
-void RunFigure13(const ExperimentContext& context, ExperimentOutput* out) {
-  const CircleRuns runs = RunCircle(context);
+void RunFigure12(const ExperimentContext& context, ExperimentOutput* out) {
+  Figure12On(HumanArmForCircle(), 0, context, out);
+  Figure12On(Iiwa14Arm(), 1, context, out);
+}
+
+void Figure13On(FigureArm arm, int part, const ExperimentContext& context,
+                ExperimentOutput* out) {
+  const CircleRuns runs = RunCircle(std::move(arm), part, 2, context);
   CircleParameters(runs, out);
   WriteCircleCsv(runs, out);
   const CircleStats analytic = Stats(runs, runs.analytic, runs.analytic_error);
   const CircleStats pinv = Stats(runs, runs.pinv, runs.pinv_error);
   DrawCircle(runs, runs.analytic, "Analytic (IKAN)", "fig13_analytic", out);
-  const bool closed = analytic.drift.back() < 1e-6;
-  out->AddClaim(
+  // Repeatable: the joint path closes after every cycle, and every frame
+  // of a later cycle repeats the same frame of the earlier one.
+  const bool closed = analytic.drift.back() < 1e-6 && analytic.repeat < 1e-6;
+  const int n = runs.frames_per_cycle;
+  const int k = analytic.repeat_frame;
+  runs.arm.AddClaim(
       {"The analytic algorithm produces a repeatable (closed) joint motion "
        "for a closed hand path",
        "repeatable motion in joint space (Fig. 13, qualitative)",
        "largest joint drift " + DriftText(analytic) + " (pseudo-inverse " +
            FormatNumber(pinv.drift.back() / kDegree, 3) +
            " deg after three cycles); hand error <= " +
-           FormatNumber(analytic.max_error, 2) + " m",
+           FormatNumber(analytic.max_error, 2) +
+           " m; largest difference between the same frame of two cycles " +
+           FormatNumber(analytic.repeat / kDegree, 3) + " deg",
        closed ? Verdict::kReproduced : Verdict::kDiffers,
        closed ? "each frame's solution depends only on the goal, so the "
-                "joint path closes after every cycle (drift < 1e-6 rad)"
-              : "the analytic joint path does not close"});
+                "joint path closes after every cycle and repeats itself "
+                "(differences < 1e-6 rad)"
+       : analytic.drift.back() >= 1e-6
+           ? "the analytic joint path does not close"
+           : "the path closes at the end of every cycle, but frame " +
+                 std::to_string(k % n) + " of cycle " +
+                 std::to_string(k / n + 1) + " differs from cycle " +
+                 std::to_string(k / n) + " by " +
+                 FormatNumber(analytic.repeat / kDegree, 3) +
+                 " deg although the goals differ only by the rounding of "
+                 "the circle's cos/sin" +
+                 ElbowFlipText(runs.arm.arm, runs.analytic[k - n],
+                               runs.analytic[k]) +
+                 ": the choice is a tie that rounding breaks"},
+      out);
   const bool smooth = analytic.max_jump < 5.0 * kDegree;
-  out->AddClaim(
+  // Whether the largest step switches elbow root ("" if not).
+  const std::string jump_flip =
+      analytic.jump_frame > 0
+          ? ElbowFlipText(runs.arm.arm, runs.analytic[analytic.jump_frame - 1],
+                          runs.analytic[analytic.jump_frame])
+          : "";
+  runs.arm.AddClaim(
       {"The analytic motion is also smooth (\"more natural-looking\")",
        "more natural-looking solution (Fig. 13, qualitative)",
        "largest joint step per frame " +
@@ -405,20 +506,31 @@ void RunFigure13(const ExperimentContext& context, ExperimentOutput* out) {
            " deg)",
        smooth ? Verdict::kReproduced : Verdict::kDiffers,
        smooth ? "no joint moves more than 5 deg between frames"
-              : "the midpoint of the longest valid swivel arc moves fast "
-                "where a joint limit starts or stops bounding that arc: a "
-                "joint moves " + FormatNumber(analytic.max_jump / kDegree, 3) +
-                " deg in one frame (> 5 deg); the motion is repeatable but "
-                "has kinks (see the joint-angle plot)"});
+       : !jump_flip.empty()
+           ? "a joint moves " + FormatNumber(analytic.max_jump / kDegree, 3) +
+                 " deg in one frame (> 5 deg) where the answer switches "
+                 "elbow root" +
+                 jump_flip
+           : "the midpoint of the longest valid swivel arc moves fast "
+             "where a joint limit starts or stops bounding that arc: a "
+             "joint moves " + FormatNumber(analytic.max_jump / kDegree, 3) +
+             " deg in one frame (> 5 deg); the motion is repeatable but "
+             "has kinks (see the joint-angle plot)"},
+      out);
+}
+
+void RunFigure13(const ExperimentContext& context, ExperimentOutput* out) {
+  Figure13On(HumanArmForCircle(), 0, context, out);
+  Figure13On(Iiwa14Arm(), 1, context, out);
 }
 
 // ---------------------------------------------------------------------------
-// Figs. 14–15: goal moved away and restored (leg).
+// Figs. 14–15: goal moved away and restored (leg, and the iiwa14).
 // ---------------------------------------------------------------------------
 
 struct RestoreRuns {
-  LimbGeometry geometry;
-  std::shared_ptr<const Model> model;
+  explicit RestoreRuns(FigureArm a) : arm(std::move(a)) {}
+  FigureArm arm;
   std::vector<std::string> names;  // solver names
   // Per solver: per goal max |q_restored − q_first| (NaN if a solve failed).
   std::vector<std::vector<double>> restore;
@@ -433,16 +545,23 @@ struct RestoreRuns {
       goals;
 };
 
-RestoreRuns RunRestore(const ExperimentContext& context) {
-  RestoreRuns runs;
-  runs.geometry = TolaniLegGeometry();
-  runs.model = std::make_shared<const Model>(LimbFigure(runs.geometry).Compile());
-  const Model& model = *runs.model;
-  const std::string foot = runs.geometry.tip_site_name;
+// The human leg with the first start pose of the restore runs.
+FigureArm HumanLegForRestore() {
+  FigureArm a{tolani::ArmSetup::HumanLeg(), Eigen::VectorXd(7),
+              "(0.3, 0.05, 0, 0.6, 0, -0.2, 0)", true};
+  a.q0 << 0.3, 0.05, 0.0, 0.6, 0.0, -0.2, 0.0;
+  return a;
+}
+
+RestoreRuns RunRestore(FigureArm arm, int part, int parts,
+                       const ExperimentContext& context) {
+  RestoreRuns runs(std::move(arm));
+  const tolani::ArmSetup& setup = runs.arm.arm;
+  const Model& model = *setup.model;
+  const std::string& foot = setup.site_name;
   const int num_goals = context.quick ? 10 : 100;
   const int num_starts = context.quick ? 5 : 20;
-  Eigen::VectorXd q_start(7);
-  q_start << 0.3, 0.05, 0.0, 0.6, 0.0, -0.2, 0.0;
+  const Eigen::VectorXd& q_start = runs.arm.q0;
 
   TolaniLimbOptions analytic;
   std::vector<std::unique_ptr<Solver>> solvers;
@@ -456,31 +575,23 @@ RestoreRuns RunRestore(const ExperimentContext& context) {
   runs.example.resize(solvers.size());
   runs.starts_per_goal = num_starts;
 
-  std::mt19937_64 rng(context.seed * 31 + 15);
-  std::uniform_real_distribution<double> u(0.0, 1.0);
+  // Another arm draws from its own stream.
+  std::mt19937_64 rng(context.seed * 31 + (runs.arm.paper_arm ? 15 : 16));
   std::normal_distribution<double> normal(0.0, 1.0);
-  auto random_pose = [&] {
-    Eigen::VectorXd q(7);
-    for (int i = 0; i < 7; ++i) {
-      q[i] = runs.geometry.lower[i] +
-             (runs.geometry.upper[i] - runs.geometry.lower[i]) * u(rng);
-    }
-    return q;
-  };
-  const int site = model.SiteIndex(foot);
-  Data data(model);
   for (int g = 0; g < num_goals; ++g) {
-    context.Progress(static_cast<double>(g) / num_goals, "goal moved/restored");
-    ForwardKinematics(model, random_pose(), &data);
-    const Eigen::Isometry3d G0 = SitePose(model, data, site);
+    context.Progress((part + static_cast<double>(g) / num_goals) / parts,
+                     runs.arm.label() + "goal moved/restored");
+    const Eigen::Isometry3d G0 = setup.HandPose(setup.RandomPose(&rng));
     const Eigen::Vector3d dir =
         Eigen::Vector3d(normal(rng), normal(rng), normal(rng)).normalized();
     Eigen::Isometry3d G1 = G0;
     G1.translation() += kRestoreShift * dir;
     std::vector<Eigen::VectorXd> starts;
-    for (int s = 0; s < num_starts; ++s) starts.push_back(random_pose());
+    for (int s = 0; s < num_starts; ++s) {
+      starts.push_back(setup.RandomPose(&rng));
+    }
     runs.goals.push_back(G0);
-    Problem problem(runs.model);
+    Problem problem(setup.model);
     auto goal = std::make_shared<PositionOrientationGoal>(model, foot, G0);
     problem.AddGoal(goal);
     for (std::size_t m = 0; m < solvers.size(); ++m) {
@@ -538,12 +649,19 @@ RestoreStats StatsOf(const RestoreRuns& runs, int m) {
 }
 
 void RestoreParameters(const RestoreRuns& runs, ExperimentOutput* out) {
-  out->SetParameter("leg", "TolaniLegGeometry(): left leg, 1.75 m body, AAOS "
-                           "limits; goal = foot (toe tip) position + "
-                           "orientation");
+  const std::string key = runs.arm.key();
+  if (runs.arm.paper_arm) {
+    out->SetParameter("leg", "TolaniLegGeometry(): left leg, 1.75 m body, "
+                             "AAOS limits; goal = foot (toe tip) position + "
+                             "orientation");
+  } else {
+    out->SetParameter(key + "arm", runs.arm.arm.description +
+                                       "; goal = its position + orientation");
+  }
+  out->SetParameter(key + "first_start_pose_rad", runs.arm.q0_text);
+  if (!runs.arm.paper_arm) return;  // the rest is the same for every arm
   out->SetParameter("goals", static_cast<int>(runs.goals.size()));
   out->SetParameter("goal_shift_m", kRestoreShift);
-  out->SetParameter("first_start_pose_rad", "(0.3, 0.05, 0, 0.6, 0, -0.2, 0)");
   out->SetParameter("differs_threshold_rad", 1e-3);
   out->SetParameter("limits", "on");
   out->SetParameter("starts_per_goal_for_spread", runs.starts_per_goal);
@@ -559,53 +677,66 @@ void WriteRestoreCsv(const RestoreRuns& runs, ExperimentOutput* out) {
     }
     rows.push_back(row);
   }
-  out->WriteCsv("restore_per_goal.csv",
+  out->WriteCsv(runs.arm.paper_arm
+                    ? "restore_per_goal.csv"
+                    : "restore_per_goal_" + runs.arm.arm.name + ".csv",
                 {"goal", "lbfgsb_restore_rad", "lbfgsb_start_spread_rad",
                  "ceres_restore_rad", "ceres_start_spread_rad",
                  "analytic_restore_rad", "analytic_start_spread_rad"},
                 rows);
 }
 
-void DrawRestoreSorted(const RestoreRuns& runs, const std::string& prefix,
-                       ExperimentOutput* out) {
+// Both arms in one picture: the leg solid, the other arm dashed.
+void DrawRestoreSorted(const RestoreRuns& leg, const RestoreRuns& other,
+                       const std::string& prefix, ExperimentOutput* out) {
   LinePlot plot;
   plot.title = "Goal moved 0.15 m away and restored: how far the restored "
                "answer is from the first";
   plot.x_label = "goals, sorted by the difference";
   plot.y_label = "max joint difference (rad; 0 drawn at 1e-16)";
   plot.log_y = true;
-  plot.key = "bottom right";
-  for (std::size_t m = 0; m < runs.names.size(); ++m) {
-    std::vector<double> v;
-    for (double d : runs.restore[m]) {
-      if (!std::isnan(d)) v.push_back(std::max(d, 1e-16));
+  plot.key = "outside right top";
+  plot.width_px = 1000;
+  for (const RestoreRuns* runs : {&leg, &other}) {
+    for (std::size_t m = 0; m < runs->names.size(); ++m) {
+      std::vector<double> v;
+      for (double d : runs->restore[m]) {
+        if (!std::isnan(d)) v.push_back(std::max(d, 1e-16));
+      }
+      std::sort(v.begin(), v.end());
+      Series s;
+      s.title = (runs->arm.paper_arm ? "leg" : runs->arm.arm.name) + ", " +
+                runs->names[m];
+      s.color = PaletteColor(static_cast<int>(m));
+      s.dashed = !runs->arm.paper_arm;
+      s.style = "linespoints";
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        s.x.push_back(static_cast<double>(k + 1));
+        s.y.push_back(v[k]);
+      }
+      plot.series.push_back(s);
     }
-    std::sort(v.begin(), v.end());
-    Series s;
-    s.title = runs.names[m];
-    s.color = PaletteColor(static_cast<int>(m));
-    s.style = "linespoints";
-    for (std::size_t k = 0; k < v.size(); ++k) {
-      s.x.push_back(static_cast<double>(k + 1));
-      s.y.push_back(v[k]);
-    }
-    plot.series.push_back(s);
   }
   DrawLinePlot(plot, out->dir(), prefix + "_restore_sorted");
   out->AddFigure(prefix + "_restore_sorted.png",
                  "Per goal (sorted): largest joint difference between the "
                  "first answer and the answer after the goal was moved and "
                  "restored (log scale; differences of exactly 0 are drawn on "
-                 "the bottom axis at 1e-16)");
+                 "the bottom axis at 1e-16); solid: the human leg, dashed: "
+                 "the " + other.arm.arm.name);
 }
 
-void DrawLeg(const RestoreRuns& runs, int m, const std::string& prefix,
-             ExperimentOutput* out) {
+// The limb for the first goal: <prefix>_leg.png, or another arm's
+// <prefix>_<name>.png.
+void DrawLimb(const RestoreRuns& runs, int m, const std::string& prefix,
+              ExperimentOutput* out) {
   const auto& ex = runs.example[m];
-  const LimbViews views =
-      MakeViews(runs.model, runs.geometry, {ex[0], ex[1], ex[2]});
-  LinePlot plot = ViewsPlot(runs.names[m] + ": leg for goal 0 - first answer, "
-                                            "goal moved, goal restored",
+  const bool leg = runs.arm.paper_arm;
+  const std::string limb = leg ? "leg" : runs.arm.arm.name;
+  const LimbViews views = MakeViews(runs.arm.arm, {ex[0], ex[1], ex[2]});
+  LinePlot plot = ViewsPlot(runs.names[m] + ": " + limb +
+                                " for goal 0 - first answer, goal moved, "
+                                "goal restored",
                             views);
   plot.series.push_back(LimbSeries(views, ex[0], "first answer", PaletteColor(0),
                                    false));
@@ -613,9 +744,12 @@ void DrawLeg(const RestoreRuns& runs, int m, const std::string& prefix,
                                    "#999999", false));
   plot.series.push_back(LimbSeries(views, ex[2], "goal restored",
                                    PaletteColor(3), true));
-  DrawLinePlot(plot, out->dir(), prefix + "_leg");
-  out->AddFigure(prefix + "_leg.png",
-                 runs.names[m] + ": hip–knee–ankle–toe for the first goal: "
+  DrawLinePlot(plot, out->dir(), prefix + "_" + limb);
+  out->AddFigure(prefix + "_" + limb + ".png",
+                 runs.names[m] + ": " +
+                     (leg ? "hip–knee–ankle–toe" : runs.arm.arm.name +
+                                " shoulder–elbow–wrist–tool") +
+                     " for the first goal: "
                                  "first answer, moved goal (grey), restored "
                                  "goal (dashed); front view left, side view "
                                  "right");
@@ -627,63 +761,79 @@ std::string RestoreText(const RestoreStats& s) {
          " rad, max " + FormatNumber(s.max, 3) + " rad)";
 }
 
+// Runs the restore experiment on the human leg and the iiwa14.
+std::array<RestoreRuns, 2> RunRestoreBoth(const ExperimentContext& context,
+                                          ExperimentOutput* out) {
+  std::array<RestoreRuns, 2> runs = {
+      RunRestore(HumanLegForRestore(), 0, 2, context),
+      RunRestore(Iiwa14Arm(), 1, 2, context)};
+  for (const RestoreRuns& r : runs) {
+    RestoreParameters(r, out);
+    WriteRestoreCsv(r, out);
+  }
+  return runs;
+}
+
 void RunFigure14(const ExperimentContext& context, ExperimentOutput* out) {
-  const RestoreRuns runs = RunRestore(context);
-  RestoreParameters(runs, out);
-  WriteRestoreCsv(runs, out);
-  DrawRestoreSorted(runs, "fig14", out);
-  DrawLeg(runs, 0, "fig14_lbfgsb", out);
-  const RestoreStats lb = StatsOf(runs, 0), ce = StatsOf(runs, 1);
-  for (const auto& [s, name] :
-       {std::make_pair(lb, std::string("L-BFGS-B")),
-        std::make_pair(ce, std::string("Ceres LM"))}) {
-    const bool ok = s.compared > 0 && 2 * s.differ > s.compared;
-    out->AddClaim(
-        {name + " does not reproduce its first answer when the goal is "
-                "moved and restored",
-         "the optimization does not return to its first answer (Fig. 14, "
-         "qualitative)",
-         RestoreText(s), ok ? Verdict::kReproduced : Verdict::kDiffers,
-         ok ? "the restored solve starts from the moved pose and stops at "
-              "another point of the 1-D self-motion manifold in most goals"
-            : "the restored answer equals the first in most goals"});
+  const std::array<RestoreRuns, 2> both = RunRestoreBoth(context, out);
+  DrawRestoreSorted(both[0], both[1], "fig14", out);
+  for (const RestoreRuns& runs : both) {
+    DrawLimb(runs, 0, "fig14_lbfgsb", out);
+    const RestoreStats lb = StatsOf(runs, 0), ce = StatsOf(runs, 1);
+    for (const auto& [s, name] :
+         {std::make_pair(lb, std::string("L-BFGS-B")),
+          std::make_pair(ce, std::string("Ceres LM"))}) {
+      const bool ok = s.compared > 0 && 2 * s.differ > s.compared;
+      runs.arm.AddClaim(
+          {name + " does not reproduce its first answer when the goal is "
+                  "moved and restored",
+           "the optimization does not return to its first answer (Fig. 14, "
+           "qualitative)",
+           RestoreText(s), ok ? Verdict::kReproduced : Verdict::kDiffers,
+           ok ? "the restored solve starts from the moved pose and stops at "
+                "another point of the 1-D self-motion manifold in most goals"
+              : "the restored answer equals the first in most goals"},
+          out);
+    }
   }
 }
 
 void RunFigure15(const ExperimentContext& context, ExperimentOutput* out) {
-  const RestoreRuns runs = RunRestore(context);
-  RestoreParameters(runs, out);
-  WriteRestoreCsv(runs, out);
-  DrawRestoreSorted(runs, "fig15", out);
-  DrawLeg(runs, 2, "fig15_analytic", out);
-  const RestoreStats an = StatsOf(runs, 2);
-  const RestoreStats lb = StatsOf(runs, 0), ce = StatsOf(runs, 1);
-  const bool same = an.compared > 0 && an.max < 1e-9;
-  out->AddClaim(
-      {"The analytic algorithm returns the same answer when the goal is "
-       "restored",
-       "always a consistent solution for a goal (Fig. 15, qualitative)",
-       RestoreText(an), same ? Verdict::kReproduced : Verdict::kDiffers,
-       same ? "the answer is a function of the goal only: the restored "
-              "answer is identical (max difference < 1e-9 rad)"
-            : "the analytic restored answer differs"});
-  // A start the analytic solver failed from counts against independence.
-  const int an_unsolved = runs.spread_unsolved[2];
-  const bool independent = an.max_spread < 1e-9 && an_unsolved == 0;
-  out->AddClaim(
-      {"The analytic solution is independent of the starting posture",
-       "solution independent of the starting posture (§3.6)",
-       "largest spread over random start poses: analytic " +
-           FormatNumber(an.max_spread, 3) + " rad; L-BFGS-B " +
-           FormatNumber(lb.max_spread, 3) + " rad; Ceres LM " +
-           FormatNumber(ce.max_spread, 3) + " rad; analytic solves not "
-           "converged: " + std::to_string(an_unsolved),
-       independent ? Verdict::kReproduced : Verdict::kDiffers,
-       independent ? "the same goal from every start gives the same joint "
-                     "angles (spread < 1e-9 rad), unlike the optimizers"
-       : an_unsolved > 0
-           ? "the analytic solver failed from some start poses"
-           : "the analytic answer depends on the start pose"});
+  const std::array<RestoreRuns, 2> both = RunRestoreBoth(context, out);
+  DrawRestoreSorted(both[0], both[1], "fig15", out);
+  for (const RestoreRuns& runs : both) {
+    DrawLimb(runs, 2, "fig15_analytic", out);
+    const RestoreStats an = StatsOf(runs, 2);
+    const RestoreStats lb = StatsOf(runs, 0), ce = StatsOf(runs, 1);
+    const bool same = an.compared > 0 && an.max < 1e-9;
+    runs.arm.AddClaim(
+        {"The analytic algorithm returns the same answer when the goal is "
+         "restored",
+         "always a consistent solution for a goal (Fig. 15, qualitative)",
+         RestoreText(an), same ? Verdict::kReproduced : Verdict::kDiffers,
+         same ? "the answer is a function of the goal only: the restored "
+                "answer is identical (max difference < 1e-9 rad)"
+              : "the analytic restored answer differs"},
+        out);
+    // A start the analytic solver failed from counts against independence.
+    const int an_unsolved = runs.spread_unsolved[2];
+    const bool independent = an.max_spread < 1e-9 && an_unsolved == 0;
+    runs.arm.AddClaim(
+        {"The analytic solution is independent of the starting posture",
+         "solution independent of the starting posture (§3.6)",
+         "largest spread over random start poses: analytic " +
+             FormatNumber(an.max_spread, 3) + " rad; L-BFGS-B " +
+             FormatNumber(lb.max_spread, 3) + " rad; Ceres LM " +
+             FormatNumber(ce.max_spread, 3) + " rad; analytic solves not "
+             "converged: " + std::to_string(an_unsolved),
+         independent ? Verdict::kReproduced : Verdict::kDiffers,
+         independent ? "the same goal from every start gives the same joint "
+                       "angles (spread < 1e-9 rad), unlike the optimizers"
+         : an_unsolved > 0
+             ? "the analytic solver failed from some start poses"
+             : "the analytic answer depends on the start pose"},
+        out);
+  }
 }
 
 }  // namespace

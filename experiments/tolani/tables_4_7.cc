@@ -54,6 +54,14 @@
 // sequence, and L-BFGS-B / Ceres failed on 4.6 % / 11.3 % of Table 5's
 // limits-on goals instead of 1.6 % / 9.6 % (every verdict unchanged).
 //
+// The KUKA iiwa14 (tolani::ArmSetup::Iiwa14) runs every table as well, with
+// the same methods, goal generation, goal counts and acceptance rules; its
+// table has no paper columns (the paper has no robot numbers) and its claims
+// ("iiwa14: ...") check whether the paper's claims about the human arm hold
+// on the robot. Its partial-orientation and aiming axis is the tool axis (x
+// of iiwa_link_ee); its unreachable aiming goals come from a 2 m cube
+// around its shoulder centre, like the arm's.
+//
 // Parameters we chose (not in the text): see tolani/arm_trials.h; 1000 goals
 // per reachable condition and 200 per unreachable one (10 and 5 in quick
 // mode); unreachable aiming goals are random targets in a 2 m cube around
@@ -136,9 +144,10 @@ std::string Fmt(double v, int digits = 3) {
 std::vector<Trial> UnreachableAimTrials(const ArmSetup& arm, int count,
                                         std::mt19937_64* rng,
                                         int* attempts_out) {
-  const TolaniLimbIk ik(arm.geometry);
-  Eigen::Isometry3d E = Eigen::Isometry3d::Identity();
-  E.translation() = arm.geometry.p_S2_tip;
+  const SrsArm& srs = *arm.srs;
+  const Eigen::Isometry3d X_LW =
+      (srs.X_WB() * srs.X_BL()).inverse(Eigen::Isometry);
+  const Eigen::Vector3d shoulder = arm.Shoulder();
   LimbIkOptions options;
   std::uniform_real_distribution<double> cube(-1.0, 1.0);
   std::vector<Trial> trials;
@@ -147,75 +156,62 @@ std::vector<Trial> UnreachableAimTrials(const ArmSetup& arm, int count,
   while (static_cast<int>(trials.size()) < count && attempts < max_attempts) {
     ++attempts;
     Trial trial = arm.RandomTrial(rng);
-    trial.aim_target = Eigen::Vector3d(cube(*rng), cube(*rng), cube(*rng));
-    const Eigen::Vector3d limb_target =
-        arm.geometry.X_RS1.inverse() * trial.aim_target;
-    const LimbSolution s =
-        ik.SolveAiming(limb_target, E, Eigen::Vector3d::UnitX(),
-                       trial.q_goal.tail<3>(), options);
+    trial.aim_target =
+        shoulder + Eigen::Vector3d(cube(*rng), cube(*rng), cube(*rng));
+    const LimbSolution s = srs.ik().SolveAiming(
+        X_LW * trial.aim_target, srs.X_WristSite(), arm.aim_axis,
+        arm.WristAngles(trial.q_goal), options);
     if (s.status != LimbIkStatus::kSolved) trials.push_back(trial);
   }
   *attempts_out = attempts;
   return trials;
 }
 
-void RunTable(const TableSpec& spec, const ExperimentContext& context,
-              ExperimentOutput* out) {
-  const ArmSetup arm;
-  const int reachable_trials = context.quick ? 10 : 1000;
-  const int unreachable_trials = context.quick ? 5 : 200;
-  out->SetParameter("arm", "TolaniArmGeometry(): left arm, 1.75 m body "
-                           "(Winter), AAOS joint limits; effector = hand "
-                           "(fingertip)");
-  out->SetParameter("task", spec.task_name);
-  out->SetParameter("goals_per_reachable_condition", reachable_trials);
-  out->SetParameter("goals_per_unreachable_condition", unreachable_trials);
-  out->SetParameter("goal_generation",
-                    "q uniform within the limits -> FK; start pose of the "
-                    "numerical methods: another uniform draw");
-  out->SetParameter("success", "position <= 1e-5 m, angle <= 1e-5 rad, "
-                               "within limits (1e-9) when limits are on");
-  out->SetParameter("solver_tolerances", "1e-6 m, 1e-6 rad (defaults)");
-  out->SetParameter("optimizer_attempts", tolani::kOptimizerAttempts);
-  out->SetParameter(
-      "goals_per_condition_constrained_nlp",
-      std::to_string(std::min(reachable_trials, tolani::kConstrainedGoals)) +
-          " reachable, " +
-          std::to_string(std::min(unreachable_trials,
-                                  tolani::kConstrainedUnreachableGoals)) +
-          " unreachable (the first of the condition's goals)");
-  out->SetParameter("optimizer_restart_poses",
-                    "uniform within the limits, drawn per trial from the "
-                    "experiment seed and the trial number");
-  if (spec.task == Task::kPosition || spec.task == Task::kPose) {
-    out->SetParameter("hermite_frames", tolani::kHermiteFrames);
-    out->SetParameter("iterations_per_frame", tolani::kIterationsPerFrame);
-    out->SetParameter("dls_damping_m", tolani::kDamping);
-    out->SetParameter("hermite_path",
-                      "cubic Hermite, zero end tangents; orientation by "
-                      "slerp with the same easing 3s^2 - 2s^3");
-    out->SetParameter("jacobian_with_limits",
-                      "pseudo-inverse: no limit mechanism (a final pose "
-                      "outside the limits counts as a failure); DLS: bounded "
-                      "DLS (NLP paper section 7)");
-  }
-  if (spec.task == Task::kPosition || spec.task == Task::kAiming) {
-    out->SetParameter("analytic_wrist",
-                      "held at the angles the goal was generated with");
-  }
+// "(x, y, z) of <site>": an effector axis for the parameters.
+std::string AxisText(const ArmSetup& arm, const Eigen::Vector3d& axis) {
+  return "(" + FormatNumber(axis.x(), 3) + ", " + FormatNumber(axis.y(), 3) +
+         ", " + FormatNumber(axis.z(), 3) + ") of " + arm.site_name;
+}
+
+// Goals per reachable and per unreachable condition.
+int ReachableGoals(const ExperimentContext& context) {
+  return context.quick ? 10 : 1000;
+}
+int UnreachableGoals(const ExperimentContext& context) {
+  return context.quick ? 5 : 200;
+}
+
+// One arm's table, pictures and claims: the paper's arm (`paper_arm`, the
+// human arm, with the paper's numbers beside ours) or another SRS arm (ours
+// only, its claims labelled with the arm's name). `part` of `parts` for the
+// progress report.
+void RunTableOn(const TableSpec& spec, const ArmSetup& arm, bool paper_arm,
+                int part, int parts, const ExperimentContext& context,
+                ExperimentOutput* out) {
+  const int reachable_trials = ReachableGoals(context);
+  const int unreachable_trials = UnreachableGoals(context);
+  // The human arm keeps its parameter names; another arm's are prefixed.
+  const std::string key = paper_arm ? "" : arm.name + "_";
+  const std::string label = paper_arm ? "" : arm.name + ": ";
+  out->SetParameter(key + "arm", arm.description);
   if (spec.task == Task::kAiming) {
-    out->SetParameter("aim", "hand x axis at a point 0.5 m along it");
+    out->SetParameter(key + "aim",
+                      paper_arm ? "hand x axis at a point 0.5 m along it"
+                                : "axis " + AxisText(arm, arm.aim_axis) +
+                                      " (the tool axis) at a point 0.5 m "
+                                      "along it");
   }
   if (spec.task == Task::kPartial) {
-    out->SetParameter("partial_axis", "hand z axis (along the fingers)");
+    out->SetParameter(key + "partial_axis",
+                      paper_arm ? "hand z axis (along the fingers)"
+                                : "axis " + AxisText(arm, arm.partial_axis) +
+                                      " (the tool axis)");
   }
-  out->SetParameter("time_statistic", "median per solve (means in the table "
-                                      "and the CSV)");
 
   const int nc = static_cast<int>(spec.conditions.size());
   // Names and families are the same whether the limits are on or off.
   const std::vector<Method> methods =
-      tolani::Methods(spec.task, true, spec.inverse_jacobian);
+      tolani::Methods(arm, spec.task, true, spec.inverse_jacobian);
   const int nm = static_cast<int>(methods.size());
   std::vector<std::vector<Summary>> summary(nc, std::vector<Summary>(nm));
   // Per condition and method: (failures, failures bound by the limits).
@@ -227,7 +223,9 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
   std::string notes;
   for (int c = 0; c < nc; ++c) {
     const Condition& cond = spec.conditions[c];
-    std::mt19937_64 rng(context.seed * 7919 + 100 * spec.number + c);
+    // Another arm draws from its own streams (c < 50).
+    std::mt19937_64 rng(context.seed * 7919 + 100 * spec.number + c +
+                        (paper_arm ? 0 : 50));
     std::vector<Trial> trials;
     if (cond.unreachable && spec.task == Task::kAiming) {
       int attempts = 0;
@@ -240,7 +238,8 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
             ": no unreachable aiming goal found in " +
             std::to_string(attempts) + " random targets");
       }
-      notes += "Unreachable aiming goals: " + std::to_string(trials.size()) +
+      notes += label + "Unreachable aiming goals: " +
+               std::to_string(trials.size()) +
                " found in " + std::to_string(attempts) +
                " random targets in the 2 m cube around the shoulder. ";
     } else {
@@ -253,7 +252,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     // The constrained-NLP methods solve the first goals of the condition
     // only (tolani::kConstrainedGoals); every other method solves them all.
     std::vector<Method> methods_here =
-        tolani::Methods(spec.task, cond.limits, spec.inverse_jacobian);
+        tolani::Methods(arm, spec.task, cond.limits, spec.inverse_jacobian);
     for (Method& m : methods_here) {
       if (IsConstrained(m.family)) {
         m.solver.max_trials = cond.unreachable
@@ -267,7 +266,8 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     study.threads = context.threads;
     const StudyResult result =
         RunStudy(study, [&](double fraction, const std::string& method) {
-          context.Progress((c + fraction) / nc, cond.name + ", " + method);
+          context.Progress((part + (c + fraction) / nc) / parts,
+                           label + cond.name + ", " + method);
         });
     for (int m = 0; m < nm; ++m) {
       const std::vector<Outcome> outcomes =
@@ -307,23 +307,27 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
              "; ";
   }
   out->SetParameter("trials_csv_codes", codes);
-  const std::string prefix = "table_" + std::to_string(spec.number);
+  const std::string prefix = "table_" + std::to_string(spec.number) +
+                             (paper_arm ? "" : "_" + arm.name);
   out->WriteCsv(prefix + "_trials.csv",
                 {"condition", "method", "trial", "seconds", "position_error_m",
                  "orientation_error_paper_measure", "angle_rad",
                  "within_limits", "success"},
                 csv);
 
-  // The table: our methods, then the paper's three columns.
+  // The table: our methods, then the paper's three columns (on the paper's
+  // arm only).
   const int analytic = 0;  // methods[0] is always the analytic method
   std::vector<std::string> header = {"row"};
   for (const Method& m : methods) header.push_back(m.solver.label);
-  header.push_back("paper: our approach");
-  header.push_back("paper: optimization");
   const bool paper_jacobian = spec.task == Task::kPosition ||
                               spec.task == Task::kPose;
-  if (paper_jacobian) header.push_back("paper: inverse Jacobian");
-  const int paper_cols = paper_jacobian ? 3 : 2;
+  const int paper_cols = !paper_arm ? 0 : paper_jacobian ? 3 : 2;
+  if (paper_cols > 0) {
+    header.push_back("paper: our approach");
+    header.push_back("paper: optimization");
+  }
+  if (paper_cols > 2) header.push_back("paper: inverse Jacobian");
   std::vector<std::vector<std::string>> rows;
   auto paper_row = [&](std::vector<std::string>* row,
                        const std::array<double, 3>& values) {
@@ -379,11 +383,17 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     for (int p = 0; p < paper_cols; ++p) causes.push_back("");
     rows.push_back(causes);
   }
+  const std::string caption =
+      paper_arm
+          ? "): ours (modern CPU, one thread) next to the paper's "
+            "(year-2000 hardware; the paper reports its error and failure "
+            "rows once, shown at the limits-on condition). "
+          : ") on the " + arm.name + " — " + arm.description +
+                ": ours only, the paper has no robot numbers; the " +
+                arm.name + " claims below check whether the paper's claims "
+                "about its human arm hold on this arm. ";
   out->AddTable("Table " + std::to_string(spec.number) + " (" +
-                    spec.task_name +
-                    "): ours (modern CPU, one thread) next to the paper's "
-                    "(year-2000 hardware; the paper reports its error and "
-                    "failure rows once, shown at the limits-on condition). "
+                    spec.task_name + caption +
                     "Errors are averaged over the successful goals.",
                 header, rows, prefix + "_summary.csv");
   if (!notes.empty()) out->AddText(notes);
@@ -391,7 +401,8 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
   // Pictures: time per solve and failures.
   BarChart times;
   times.title = "Table " + std::to_string(spec.number) + " (" + spec.task_name +
-                "): median time per solve";
+                ")" + (paper_arm ? "" : ", " + arm.name) +
+                ": median time per solve";
   times.y_label = "seconds (log scale)";
   times.log_y = true;
   for (const Condition& cond : spec.conditions) {
@@ -405,11 +416,14 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
   }
   DrawBarChart(times, out->dir(), prefix + "_times");
   out->AddFigure(prefix + "_times.png",
-                 "Median wall time per solve on our machine (log scale); the "
-                 "inverse Jacobian's time covers its whole Hermite path");
+                 label +
+                     "Median wall time per solve on our machine (log scale); "
+                     "the inverse Jacobian's time covers its whole Hermite "
+                     "path");
   BarChart failures;
   failures.title = "Table " + std::to_string(spec.number) + " (" +
-                   spec.task_name + "): failures on reachable goals";
+                   spec.task_name + ")" + (paper_arm ? "" : ", " + arm.name) +
+                   ": failures on reachable goals";
   failures.y_label = "failures (% of goals)";
   for (int c = 0; c < nc; ++c) {
     if (!spec.conditions[c].unreachable) {
@@ -428,10 +442,17 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
   }
   DrawBarChart(failures, out->dir(), prefix + "_failures");
   out->AddFigure(prefix + "_failures.png",
-                 "Percentage of reachable goals not solved (position > 1e-5 m, "
-                 "angle > 1e-5 rad, or outside the limits when they are on)");
+                 label +
+                     "Percentage of reachable goals not solved (position > "
+                     "1e-5 m, angle > 1e-5 rad, or outside the limits when "
+                     "they are on)");
 
-  // Claims.
+  // Claims. Another arm's claims check the paper's human-arm claim on that
+  // arm: labelled with its name, the paper's numbers quoted for reference.
+  const auto add_claim = [&](Claim claim) {
+    out->AddClaim(paper_arm ? std::move(claim)
+                            : tolani::OnAnotherArm(arm, std::move(claim)));
+  };
   auto fastest = [&](int c, bool (*pick)(tolani::Family), int* which) {
     double best = std::numeric_limits<double>::infinity();
     for (int m = 0; m < nm; ++m) {
@@ -470,7 +491,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
       // Elsewhere "faster" needs a margin of 10 % over timing noise.
       const double need = paper_ratio >= 10.0 ? 10.0 : 1.1;
       const bool ok = ratio >= need;
-      out->AddClaim(
+      add_claim(
           {cond.name + ": the analytic method is faster than optimization" +
                (need > 1.0 ? " by an order of magnitude or more" : ""),
            "optimization/analytic time ratio " + Fmt(paper_ratio, 4),
@@ -505,7 +526,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     } else {
       // Slower by a margin of 10 % over timing noise.
       const bool ok = ratio < 1.0 / 1.1;
-      out->AddClaim(
+      add_claim(
           {cond.name + ": the hybrid method is slightly slower than "
                        "optimization here",
            "analytic/optimization time ratio " + Fmt(1.0 / paper_ratio, 4),
@@ -527,7 +548,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
       const double t_jac_fast = fastest(c, IsJacobian, &jac);
       const double t_opt_slow = slowest(c, IsOptimization);
       const bool ok = t_jac_fast > t_opt_slow;
-      out->AddClaim(
+      add_claim(
           {cond.name + ": the inverse Jacobian following a path is the "
                        "slowest",
            "inverse Jacobian/analytic ratio " +
@@ -595,7 +616,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                          "poses; the paper does not state its start poses"
                    : "";
     if (spec.paper.failures[0] == 0.0) {
-      out->AddClaim(
+      add_claim(
           {"Reachable goals, limits on: the analytic method never fails",
            "our approach 0 %", "analytic " + Fmt(an_fail) + " %",
            an_fail == 0.0 ? Verdict::kReproduced : Verdict::kDiffers,
@@ -603,7 +624,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                           : "the analytic method failed on " + Fmt(an_fail) +
                                 " % of the goals"});
       const bool ok = numeric_max > 0.0 && numeric_max <= 5.0;
-      out->AddClaim(
+      add_claim(
           {"Reachable goals, limits on: the numerical methods fail rarely "
            "(about 0.5-2 %)",
            paper_fail, ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
@@ -618,7 +639,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
       // in the paper either.
       const bool ok = an_fail > 0.0 && numeric_max > 0.0 && an_fail <= 5.0 &&
                       numeric_max <= 5.0;
-      out->AddClaim(
+      add_claim(
           {"Reachable goals, limits on: both methods fail on about 1 % of "
            "the goals",
            paper_fail, ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
@@ -654,7 +675,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
       }
       if (!constrained.empty()) {
         const bool ok = best <= 2.0;
-        out->AddClaim(
+        add_claim(
             {"Reachable goals, limits on: SQP/IPOPT with the goal as hard "
              "equality constraints (the counterpart of the paper's CFSQP) "
              "fail rarely",
@@ -698,7 +719,7 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
     if (paper_jacobian) paper_text += ", inverse Jacobian " + Fmt(paper_err[2]);
     const std::string what =
         use_position ? "average position error (m)" : "average " + spec.error_name;
-    out->AddClaim(
+    add_claim(
         {"Reachable goals, limits on: the analytic method is the most "
          "accurate (" + what + ")",
          paper_text + " (units of the paper's model)",
@@ -717,6 +738,53 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
              : "a numerical method's average error is not above the "
                "analytic one's"});
   }
+}
+
+// The table on the paper's human arm, then on the KUKA iiwa14.
+void RunTable(const TableSpec& spec, const ExperimentContext& context,
+              ExperimentOutput* out) {
+  const int reachable_trials = ReachableGoals(context);
+  const int unreachable_trials = UnreachableGoals(context);
+  out->SetParameter("task", spec.task_name);
+  out->SetParameter("goals_per_reachable_condition", reachable_trials);
+  out->SetParameter("goals_per_unreachable_condition", unreachable_trials);
+  out->SetParameter("goal_generation",
+                    "q uniform within the limits -> FK; start pose of the "
+                    "numerical methods: another uniform draw");
+  out->SetParameter("success", "position <= 1e-5 m, angle <= 1e-5 rad, "
+                               "within limits (1e-9) when limits are on");
+  out->SetParameter("solver_tolerances", "1e-6 m, 1e-6 rad (defaults)");
+  out->SetParameter("optimizer_attempts", tolani::kOptimizerAttempts);
+  out->SetParameter(
+      "goals_per_condition_constrained_nlp",
+      std::to_string(std::min(reachable_trials, tolani::kConstrainedGoals)) +
+          " reachable, " +
+          std::to_string(std::min(unreachable_trials,
+                                  tolani::kConstrainedUnreachableGoals)) +
+          " unreachable (the first of the condition's goals)");
+  out->SetParameter("optimizer_restart_poses",
+                    "uniform within the limits, drawn per trial from the "
+                    "experiment seed and the trial number");
+  if (spec.task == Task::kPosition || spec.task == Task::kPose) {
+    out->SetParameter("hermite_frames", tolani::kHermiteFrames);
+    out->SetParameter("iterations_per_frame", tolani::kIterationsPerFrame);
+    out->SetParameter("dls_damping_m", tolani::kDamping);
+    out->SetParameter("hermite_path",
+                      "cubic Hermite, zero end tangents; orientation by "
+                      "slerp with the same easing 3s^2 - 2s^3");
+    out->SetParameter("jacobian_with_limits",
+                      "pseudo-inverse: no limit mechanism (a final pose "
+                      "outside the limits counts as a failure); DLS: bounded "
+                      "DLS (NLP paper section 7)");
+  }
+  if (spec.task == Task::kPosition || spec.task == Task::kAiming) {
+    out->SetParameter("analytic_wrist",
+                      "held at the angles the goal was generated with");
+  }
+  out->SetParameter("time_statistic", "median per solve (means in the table "
+                                      "and the CSV)");
+  RunTableOn(spec, ArmSetup::HumanArm(), true, 0, 2, context, out);
+  RunTableOn(spec, ArmSetup::Iiwa14(), false, 1, 2, context, out);
 }
 
 void RunTable4(const ExperimentContext& context, ExperimentOutput* out) {
