@@ -420,6 +420,35 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "On the iiwa14 two elbow roots with equally long valid arcs do not "
+    "let rounding choose the answer",
+    "[analytic][solvers]") {
+  // The iiwa14's elbow limits are symmetric, so both roots of Eq. 5 are
+  // admissible; at this position goal (wrist at its mid-limits, the
+  // default) their longest valid swivel arcs have the same length, and a
+  // change of the goal in its last bit used to flip the answer to the
+  // mirror configuration (theta1 + pi, -theta2, theta3, -theta4).
+  const auto iiwa = Iiwa();
+  const std::string site = iiwa->site_name(iiwa->num_sites() - 1);
+  const Eigen::Vector3d goal(0.69164206402669726, -0.24, 0.5077921374603428);
+  const TolaniLimbSolver solver;
+  std::vector<Eigen::VectorXd> answers;
+  for (const double dz : {0.0, 3.3e-16, -3.3e-16, 1e-12}) {
+    Problem problem(iiwa);
+    problem.AddGoal(std::make_shared<PositionGoal>(
+        *iiwa, site, goal + Eigen::Vector3d(0.0, 0.0, dz)));
+    const Result r = solver.Solve(problem, Eigen::VectorXd::Zero(iiwa->nq()));
+    INFO(r.message);
+    REQUIRE(r.status == SolveStatus::kConverged);
+    answers.push_back(r.q);
+  }
+  for (const Eigen::VectorXd& q : answers) {
+    INFO(q.transpose() << " vs " << answers[0].transpose());
+    CHECK((q - answers[0]).lpNorm<Eigen::Infinity>() <= 1e-6);
+  }
+}
+
 TEST_CASE("On a limb of the human figure only the limb moves, also in the "
           "whole-problem fallback",
           "[analytic][solvers]") {

@@ -30,6 +30,10 @@ using internal::limb::Wrap;
 
 namespace {
 
+// Two elbow roots whose longest valid swivel arcs differ by no more than
+// this (radians) tie; the first root is kept (SolveFamilies).
+constexpr double kRootTieRadians = 1e-9;
+
 // Index and sign of a ± coordinate axis, or false.
 bool CoordinateAxis(const Eigen::Vector3d& a, int* index, double* sign) {
   for (int i = 0; i < 3; ++i) {
@@ -347,7 +351,12 @@ bool TolaniLimbIk::SolveFamilies(
     SwivelIntervals::Interval arc;
     analysis.valid.LongestArc(&arc);
     const double length = arc.length();
-    if (found && length <= *score) continue;
+    // A later root replaces the earlier one only when its longest arc is
+    // longer by more than rounding: the mirror roots of an arm with
+    // symmetric elbow limits (the iiwa14's) have arcs of equal length, and
+    // letting the last bits decide flipped the answer between neighbouring
+    // goals (a 180° jump of θ1 along a smooth path).
+    if (found && length <= *score + kRootTieRadians) continue;
     // The families whose sets hold φ (V = ∪ A_f ∩ B_g); FamiliesAt's
     // evaluation of all four pairs only if rounding at an end leaves none.
     int sf = -1, wf = 0;
