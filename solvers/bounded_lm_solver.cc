@@ -10,6 +10,7 @@
 #include <Eigen/Cholesky>
 
 #include "framework/internal/check.h"
+#include "solvers/internal/site_goal_kernel.h"
 #include "solvers/internal/small_cholesky.h"
 
 namespace iklab {
@@ -152,20 +153,40 @@ Result SolveWith(const BoundedLmOptions& options,
   std::vector<GoalError> errors(problem.goals().size());
   std::optional<std::mt19937_64> rng;
 
+  // One position, orientation or pose goal on a 6/7-coordinate chain and
+  // nothing else: the fused kernel (solvers/internal/site_goal_kernel.h)
+  // instead of Problem::EvaluateResiduals. Its type is a placeholder on the
+  // dynamic-size path, which never creates one.
+  constexpr bool kFixed = N != Eigen::Dynamic;
+  using Kernel = internal::SiteGoalKernel<kFixed ? M : 3, kFixed ? N : 6>;
+  std::optional<Kernel> kernel;
+  if constexpr (kFixed) kernel = Kernel::Create(problem);
+  const SolveOptions& common = scope.options();
+
   // Accepted steps swap the trial buffers in (Eigen's swap exchanges
   // storage), so a Ref to a buffer is made fresh at each evaluation.
   const auto evaluate = [&](const Eigen::VectorXd& q,
                             typename Workspace<M, N>::ResidualVector* r,
                             typename Workspace<M, N>::JacobianMatrix* j) {
-    Eigen::Ref<Eigen::MatrixXd> jacobian(*j);
-    problem.EvaluateResiduals(q, pws, *r, &jacobian);
     ++result.function_evaluations;
     ++result.jacobian_evaluations;
+    if constexpr (kFixed) {
+      if (kernel) return kernel->Evaluate(q.data(), r, j);
+    }
+    Eigen::Ref<Eigen::MatrixXd> jacobian(*j);
+    problem.EvaluateResiduals(q, pws, *r, &jacobian);
     return 0.5 * r->squaredNorm();
   };
-  // Goal errors at w.q, whose FK the last evaluation left in the
-  // workspace: the stopping test, without another FK pass.
+  // The stopping test at w.q, which the last evaluation was at: from the
+  // kernel's site pose, or from the FK that evaluation left in the
+  // workspace (no other FK pass either way).
   const auto within_tolerance = [&] {
+    if constexpr (kFixed) {
+      if (kernel) {
+        return kernel->WithinTolerance(common.position_tolerance,
+                                       common.angle_tolerance);
+      }
+    }
     problem.GoalErrorsFromWorkspace(w.q, *pws, &errors);
     return scope.WithinTolerance(errors);
   };
