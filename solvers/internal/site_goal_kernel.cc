@@ -65,16 +65,23 @@ bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
   // Fold every fixed step into the next moving joint's X_PJ (the root's X_PJ
   // into the first one's) and the fixed steps after the last moving joint
   // into the site's X_FS.
+  // (Products with an identity `pending` are skipped: the fold is set-up
+  // cost of every solve.)
   Eigen::Isometry3d pending = model.X_PJ(0);
+  bool pending_identity = pending.matrix().isIdentity(0.0);
+  const auto fold = [&](const Eigen::Isometry3d& X) {
+    return pending_identity ? X : Eigen::Isometry3d(pending * X);
+  };
   num_joints_ = 0;
   for (int k = length - 1; k >= 0; --k) {
     const int step = path[k];
     if (model.dof(step) < 0) {
-      pending = pending * model.X_PJ(step);
+      pending = fold(model.X_PJ(step));
+      pending_identity = false;
       continue;
     }
     if (num_joints_ == N) return false;  // cannot happen: dofs are distinct
-    const Eigen::Isometry3d X_PJ = pending * model.X_PJ(step);
+    const Eigen::Isometry3d X_PJ = fold(model.X_PJ(step));
     Joint& joint = joints_[num_joints_++];
     joint.R_PJ = X_PJ.linear();
     joint.p_PJ = X_PJ.translation();
@@ -83,9 +90,10 @@ bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
     joint.kind = model.kind(step);
     joint.axis_kind = model.axis_kind(step);
     joint.pure_translation = joint.R_PJ == Eigen::Matrix3d::Identity();
-    pending = Eigen::Isometry3d::Identity();
+    pending.setIdentity();
+    pending_identity = true;
   }
-  const Eigen::Isometry3d X_LS = pending * model.X_FS(spec.site);
+  const Eigen::Isometry3d X_LS = fold(model.X_FS(spec.site));
   R_LS_ = X_LS.linear();
   p_LS_ = X_LS.translation();
   return true;
@@ -103,6 +111,14 @@ bool SiteGoalKernel<M, N>::WithinTolerance(double position_tolerance,
     if (!(angle <= angle_tolerance)) return false;
   }
   return true;
+}
+
+template <int M, int N>
+GoalError SiteGoalKernel<M, N>::Error() const {
+  GoalError error;
+  if constexpr (M != 6) error.position = (spec_.p_WT - p_WS_).norm();
+  if constexpr (M != 3) error.angle = RotationAngle(spec_.R_WG, R_WS_);
+  return error;
 }
 
 template class SiteGoalKernel<3, 6>;

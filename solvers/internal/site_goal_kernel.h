@@ -170,6 +170,11 @@ class SiteGoalKernel {
   bool WithinTolerance(double position_tolerance,
                        double angle_tolerance) const;
 
+  /// The goal's Error() at the last evaluated q, from the kernel's site pose
+  /// (position for position and pose goals, angle for orientation and pose
+  /// goals; the other fields 0).
+  GoalError Error() const;
+
   /// Site pose X_WS at the last evaluated q.
   Eigen::Isometry3d site_pose() const {
     Eigen::Isometry3d X_WS = Eigen::Isometry3d::Identity();
