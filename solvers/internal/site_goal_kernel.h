@@ -103,24 +103,65 @@ class SiteGoalKernel {
     double angle[N], sin_q[N], cos_q[N];
     for (int k = 0; k < num_joints_; ++k) angle[k] = q[joints_[k].dof];
     SinCosArray(angle, num_joints_, sin_q, cos_q);
-    Eigen::Matrix3d R_WJ = Eigen::Matrix3d::Identity();
+    // R_WJ is kept as its three columns in locals (registers, not a matrix
+    // in memory that a called Rotate() reads back: that cost more time than
+    // its instruction count suggests); the sums are FK's, term for term.
+    Eigen::Vector3d c0 = Eigen::Vector3d::UnitX();
+    Eigen::Vector3d c1 = Eigen::Vector3d::UnitY();
+    Eigen::Vector3d c2 = Eigen::Vector3d::UnitZ();
     Eigen::Vector3d p_WJ = Eigen::Vector3d::Zero();
+    // [ca cb] ← [c·ca + s·cb, c·cb − s·ca]: R_WJ · Rot(axis, q) for the
+    // coordinate axis whose column is the third one.
+    const auto rotate = [](Eigen::Vector3d* ca, Eigen::Vector3d* cb, double c,
+                           double s) {
+      const Eigen::Vector3d a = *ca;
+      *ca = c * a + s * *cb;
+      *cb = c * *cb - s * a;
+    };
     for (int k = 0; k < num_joints_; ++k) {
       const Joint& joint = joints_[k];
       // X_WJ = X_WP * X_PJ * A(q): the parent's pose is the previous joint's.
-      p_WJ += R_WJ * joint.p_PJ;
-      if (!joint.pure_translation) R_WJ = R_WJ * joint.R_PJ;
-      if (joint.kind == StepKind::kPrismatic) {
-        axis_[k] = WorldAxis(R_WJ, joint.axis_kind, joint.axis);
-        p_WJ += q[joint.dof] * axis_[k];
-      } else {
-        Rotate(R_WJ, R_WJ, joint.axis_kind, joint.axis, cos_q[k], sin_q[k]);
-        axis_[k] = WorldAxis(R_WJ, joint.axis_kind, joint.axis);
+      p_WJ += c0 * joint.p_PJ.x() + c1 * joint.p_PJ.y() + c2 * joint.p_PJ.z();
+      if (!joint.pure_translation) {
+        const Eigen::Vector3d b0 = c0, b1 = c1, b2 = c2;
+        const Eigen::Matrix3d& R = joint.R_PJ;
+        c0 = b0 * R(0, 0) + b1 * R(1, 0) + b2 * R(2, 0);
+        c1 = b0 * R(0, 1) + b1 * R(1, 1) + b2 * R(2, 1);
+        c2 = b0 * R(0, 2) + b1 * R(1, 2) + b2 * R(2, 2);
       }
+      const bool prismatic = joint.kind == StepKind::kPrismatic;
+      const double c = cos_q[k], s = sin_q[k];
+      switch (joint.axis_kind) {
+        case AxisKind::kX:
+          if (!prismatic) rotate(&c1, &c2, c, s);
+          axis_[k] = c0;
+          break;
+        case AxisKind::kY:
+          if (!prismatic) rotate(&c2, &c0, c, s);
+          axis_[k] = c1;
+          break;
+        case AxisKind::kZ:
+          if (!prismatic) rotate(&c0, &c1, c, s);
+          axis_[k] = c2;
+          break;
+        case AxisKind::kGeneral: {
+          Eigen::Matrix3d R_WJ;
+          R_WJ << c0, c1, c2;
+          if (!prismatic) Rotate(R_WJ, R_WJ, joint.axis_kind, joint.axis, c, s);
+          c0 = R_WJ.col(0);
+          c1 = R_WJ.col(1);
+          c2 = R_WJ.col(2);
+          axis_[k] = R_WJ * joint.axis;
+          break;
+        }
+      }
+      if (prismatic) p_WJ += q[joint.dof] * axis_[k];
       origin_[k] = p_WJ;
     }
-    p_WS_ = R_WJ * p_LS_ + p_WJ;
-    R_WS_ = R_WJ * R_LS_;
+    p_WS_ = c0 * p_LS_.x() + c1 * p_LS_.y() + c2 * p_LS_.z() + p_WJ;
+    R_WS_.col(0) = c0 * R_LS_(0, 0) + c1 * R_LS_(1, 0) + c2 * R_LS_(2, 0);
+    R_WS_.col(1) = c0 * R_LS_(0, 1) + c1 * R_LS_(1, 1) + c2 * R_LS_(2, 1);
+    R_WS_.col(2) = c0 * R_LS_(0, 2) + c1 * R_LS_(1, 2) + c2 * R_LS_(2, 2);
 
     // Residual, target − current (goal.h), each block scaled as its goal
     // and Problem scale it (the weight's √w folded into s_p, s_x, s_y).
