@@ -33,12 +33,11 @@
 /// compares the two to 1e-12 on the shipped robots, the human figure's limbs
 /// and random trees).
 
+#include <Eigen/Core>
+#include <Eigen/Geometry>
 #include <array>
 #include <cmath>
 #include <optional>
-
-#include <Eigen/Core>
-#include <Eigen/Geometry>
 
 #include "constraints/problem.h"
 #include "framework/internal/kinematics_kernels.h"
@@ -179,7 +178,8 @@ class SiteGoalKernel {
     // Jacobian, by the chain rule through the site's velocity
     // [v_k; ω_k] = [a_k × (p_WS − o_k); a_k] (revolute) or [a_k; 0]
     // (prismatic), kinematics.h:
-    //   ∂(p_WT − p_WS)/∂q_k = −v_k,  ∂(x_g − x_e)/∂q_k = −ω_k × x_e = x_e × ω_k.
+    //   ∂(p_WT − p_WS)/∂q_k = −v_k,  ∂(x_g − x_e)/∂q_k = −ω_k × x_e = x_e ×
+    //   ω_k.
     if (num_joints_ < N) J->setZero();  // coordinates off the chain
     for (int k = 0; k < num_joints_; ++k) {
       auto column = J->col(joints_[k].dof);
@@ -192,7 +192,8 @@ class SiteGoalKernel {
         continue;
       }
       if constexpr (M != 6) {
-        column.template segment<3>(0) = -spec_.s_p * a.cross(p_WS_ - origin_[k]);
+        column.template segment<3>(0) =
+            -spec_.s_p * a.cross(p_WS_ - origin_[k]);
       }
       if constexpr (M != 3) {
         column.template segment<3>(kAxisRow) = spec_.s_x * x_e.cross(a);
@@ -208,8 +209,7 @@ class SiteGoalKernel {
   /// site pose, so exactly as strict. The position test (a norm) comes
   /// first; the angle (a quaternion and an atan2) only once it passes. A NaN
   /// error is never within tolerance.
-  bool WithinTolerance(double position_tolerance,
-                       double angle_tolerance) const;
+  bool WithinTolerance(double position_tolerance, double angle_tolerance) const;
 
   /// The goal's Error() at the last evaluated q, from the kernel's site pose
   /// (position for position and pose goals, angle for orientation and pose

@@ -2,6 +2,9 @@
 // (Problem::EvaluateResiduals, Goal::Error) and against central differences,
 // on the shipped robots, the human figure's limbs and random trees.
 
+#include "solvers/internal/site_goal_kernel.h"
+
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -9,8 +12,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <catch2/catch.hpp>
 
 #include "bench/ik_benchmark.h"
 #include "constraints/orientation_goal.h"
@@ -21,7 +22,6 @@
 #include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
-#include "solvers/internal/site_goal_kernel.h"
 #include "tests/test_data.h"
 #include "tests/test_utilities.h"
 
@@ -120,9 +120,10 @@ std::shared_ptr<const Model> Compiled(const Figure& figure) {
   return std::make_shared<const Model>(figure.Compile());
 }
 
-TEST_CASE("The fused kernel equals Problem::EvaluateResiduals on the shipped "
-          "robots",
-          "[solvers]") {
+TEST_CASE(
+    "The fused kernel equals Problem::EvaluateResiduals on the shipped "
+    "robots",
+    "[solvers]") {
   std::mt19937 rng(11);
   int robots = 0;
   for (const BenchmarkRobot& robot :
@@ -130,8 +131,7 @@ TEST_CASE("The fused kernel equals Problem::EvaluateResiduals on the shipped "
     UrdfOptions options;
     options.mimic = UrdfMimicPolicy::kReject;
     const auto model = Compiled(
-        LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link,
-                      options)
+        LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link, options)
             .figure);
     INFO(robot.name);
     if (model->nq() == 6) {
@@ -144,9 +144,10 @@ TEST_CASE("The fused kernel equals Problem::EvaluateResiduals on the shipped "
   CHECK(robots == 6);
 }
 
-TEST_CASE("The fused kernel equals the generic path on the human figure's "
-          "limbs at every site",
-          "[solvers]") {
+TEST_CASE(
+    "The fused kernel equals the generic path on the human figure's "
+    "limbs at every site",
+    "[solvers]") {
   std::mt19937 rng(12);
   for (Side side : {Side::kLeft, Side::kRight}) {
     for (const Figure& limb : {TolaniArm(side), TolaniLeg(side)}) {
@@ -158,9 +159,10 @@ TEST_CASE("The fused kernel equals the generic path on the human figure's "
   }
 }
 
-TEST_CASE("The fused kernel equals the generic path on the serial chains of "
-          "random trees (revolute and prismatic, sites on branches)",
-          "[solvers]") {
+TEST_CASE(
+    "The fused kernel equals the generic path on the serial chains of "
+    "random trees (revolute and prismatic, sites on branches)",
+    "[solvers]") {
   std::mt19937 rng(13);
   for (int tree = 0; tree < 12; ++tree) {
     testing::RandomFigureOptions options;
@@ -203,9 +205,10 @@ TEST_CASE("The fused kernel's Jacobian matches central differences",
   }
 }
 
-TEST_CASE("The fused stopping test decides as the goal errors do, near the "
-          "tolerance",
-          "[solvers]") {
+TEST_CASE(
+    "The fused stopping test decides as the goal errors do, near the "
+    "tolerance",
+    "[solvers]") {
   // Targets at random poses, evaluated at poses displaced by angles and
   // distances around the tolerance: the kernel's test and the test on
   // Problem::GoalErrors must agree every time.
@@ -223,16 +226,16 @@ TEST_CASE("The fused stopping test decides as the goal errors do, near the "
       std::uniform_real_distribution<double> scale(0.5, 1.5);
       X_WT.translation() +=
           scale(rng) * tolerance * testing::RandomUnitVector(&rng);
-      X_WT.linear() = X_WT.linear() *
-                      Eigen::AngleAxisd(scale(rng) * tolerance,
-                                        testing::RandomUnitVector(&rng))
-                          .toRotationMatrix();
+      X_WT.linear() =
+          X_WT.linear() * Eigen::AngleAxisd(scale(rng) * tolerance,
+                                            testing::RandomUnitVector(&rng))
+                              .toRotationMatrix();
       Problem problem(model);
       problem.AddGoal(MakeGoal(*model, "hand", rows, X_WT, true, &rng));
       ProblemWorkspace ws(problem);
       const std::vector<GoalError> errors = problem.GoalErrors(q, &ws);
-      const bool expected = errors[0].position <= tolerance &&
-                            errors[0].angle <= tolerance;
+      const bool expected =
+          errors[0].position <= tolerance && errors[0].angle <= tolerance;
       bool got = false;
       const auto run = [&](auto kernel) {
         REQUIRE(kernel.has_value());
@@ -260,8 +263,8 @@ TEST_CASE("Problems the fused kernel does not take keep the generic path",
           "[solvers]") {
   const auto model = Compiled(TolaniArm(Side::kLeft));
   const Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
-  const auto pose = std::make_shared<PositionOrientationGoal>(*model, "hand",
-                                                              target);
+  const auto pose =
+      std::make_shared<PositionOrientationGoal>(*model, "hand", target);
   {
     Problem problem(model);
     problem.AddGoal(pose);
@@ -288,9 +291,8 @@ TEST_CASE("Problems the fused kernel does not take keep the generic path",
   }
   {  // another goal kind of 3 rows
     Problem problem(model);
-    problem.AddGoal(std::make_shared<AxisGoal>(*model, "hand",
-                                               Eigen::Vector3d::UnitX(),
-                                               Eigen::Vector3d::UnitZ()));
+    problem.AddGoal(std::make_shared<AxisGoal>(
+        *model, "hand", Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitZ()));
     CHECK_FALSE(SiteGoalKernel<3, 7>::Create(problem).has_value());
   }
   {  // a hard constraint
