@@ -19,9 +19,18 @@
 // iterations per solve, success (converged within the budget: on a loaded
 // machine a preempted solve can miss the 5 ms), and iterations_per_second.
 //
+// BM_PoseResidualJacobian: one evaluation of bounded LM's residual and
+// Jacobian for the benchmark's pose goal (9 × n) on the same robots, by the
+// generic path (Problem::EvaluateResiduals: FK over the model into a Data,
+// then the goal; path 0) and by the fused serial-chain kernel
+// (solvers/internal/site_goal_kernel.h; path 1), side by side, cycling
+// through 64 configurations drawn within the limits.
+//
 //   cmake -S . -B build-bench -DIKLAB_BUILD_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release
 //   cmake --build build-bench --target iklab_benchmarks
 //   ./build-bench/benchmarks/iklab_benchmarks --benchmark_filter=Solvers
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <random>
 #include <string>
@@ -38,6 +47,7 @@
 #include "lab/data.h"
 #include "solvers/bounded_lm_solver.h"
 #include "solvers/ceres_solver.h"
+#include "solvers/internal/site_goal_kernel.h"
 #include "solvers/ipopt_solver.h"
 #include "solvers/lbfgsb_solver.h"
 #include "solvers/restarts.h"
@@ -252,6 +262,67 @@ void BM_BoundedLmRobot(benchmark::State& state) {
   state.counters["iterations_per_second"] = benchmark::Counter(
       static_cast<double>(iterations), benchmark::Counter::kIsRate);
 }
+
+// args: robot (index into StandardRobots), path (0 generic, 1 fused).
+void BM_PoseResidualJacobian(benchmark::State& state) {
+  const BenchmarkRobot robot =
+      StandardRobots(DataDirectory().string())[state.range(0)];
+  UrdfOptions urdf_options;
+  urdf_options.mimic = UrdfMimicPolicy::kReject;
+  auto model = std::make_shared<const Model>(
+      LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link,
+                    urdf_options)
+          .figure.Compile());
+  PositionOrientationScales scales;
+  scales.w_o = 0.4 * 0.4;  // as IklabBenchmarkSolver
+  Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
+  target.translation() = Eigen::Vector3d(0.3, 0.2, 0.5);
+  Problem problem(model);
+  problem.AddGoal(std::make_shared<PositionOrientationGoal>(
+      *model, robot.tip_link, target, 1.0, scales));
+  std::mt19937 rng(5);
+  std::vector<Eigen::VectorXd> configurations;
+  for (int k = 0; k < 64; ++k) {
+    Eigen::VectorXd q(model->nq());
+    for (int i = 0; i < model->nq(); ++i) {
+      q[i] = std::uniform_real_distribution<double>(
+          std::max(model->lower()[i], -M_PI),
+          std::min(model->upper()[i], M_PI))(rng);
+    }
+    configurations.push_back(q);
+  }
+  const auto run = [&](auto kernel) {
+    using Kernel = typename decltype(kernel)::value_type;
+    typename Kernel::ResidualVector r;
+    typename Kernel::JacobianMatrix J;
+    ProblemWorkspace ws(problem);
+    size_t next = 0;
+    for (auto _ : state) {
+      const Eigen::VectorXd& q = configurations[next];
+      next = (next + 1) % configurations.size();
+      if (state.range(1) == 1) {
+        benchmark::DoNotOptimize(kernel->Evaluate(q.data(), &r, &J));
+      } else {
+        Eigen::Ref<Eigen::MatrixXd> J_ref(J);
+        problem.EvaluateResiduals(q, &ws, r, &J_ref);
+      }
+      benchmark::DoNotOptimize(r.data());
+      benchmark::DoNotOptimize(J.data());
+      benchmark::ClobberMemory();
+    }
+  };
+  if (model->nq() == 6) {
+    run(internal::SiteGoalKernel<9, 6>::Create(problem));
+  } else {
+    run(internal::SiteGoalKernel<9, 7>::Create(problem));
+  }
+  state.SetLabel(robot.name +
+                 (state.range(1) == 1 ? " fused" : " generic"));
+}
+
+BENCHMARK(BM_PoseResidualJacobian)
+    ->ArgNames({"robot", "fused"})
+    ->ArgsProduct({{0, 1, 2, 3}, {0, 1}});
 
 BENCHMARK(BM_BoundedLmRobot)
     ->ArgNames({"robot", "random_seed"})

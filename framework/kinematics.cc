@@ -49,8 +49,10 @@ constexpr double C(int j) {
   return (j % 2 ? -1.0 : 1.0) * InverseFactorial(2 * j);
 }
 
-// Writes sin and cos of x[0 … m).
-void SinCosArray(const double* x, int m, double* sin_x, double* cos_x) {
+}  // namespace
+
+void internal::SinCosArray(const double* x, int m, double* sin_x,
+                           double* cos_x) {
   for (int i = 0; i < m; ++i) {
     const double xi = x[i];
     const double k = (xi * kOneOverPi + kRoundingShift) - kRoundingShift;
@@ -81,52 +83,6 @@ void SinCosArray(const double* x, int m, double* sin_x, double* cos_x) {
     }
   }
 }
-
-// Writes R_out = R_in * Rot(axis, angle) for a coordinate axis. Only two
-// columns change: for z, [c0 c1] ← [c·c0 + s·c1, c·c1 − s·c0] (cyclically for
-// x: columns 1, 2, and y: columns 2, 0). R_out may alias R_in.
-template <typename In, typename Out>
-inline void RotateColumns(const In& R_in, Out&& R_out, int a, int b, int keep,
-                          double c, double s) {
-  const Eigen::Vector3d ca = R_in.col(a);
-  const Eigen::Vector3d cb = R_in.col(b);
-  R_out.col(keep) = R_in.col(keep);
-  R_out.col(a) = c * ca + s * cb;
-  R_out.col(b) = c * cb - s * ca;
-}
-
-// R_out = R_in * Rot(axis, angle) for a unit axis of the given kind.
-template <typename In, typename Out>
-inline void Rotate(const In& R_in, Out&& R_out, AxisKind kind,
-                   const Eigen::Vector3d& a, double c, double s) {
-  switch (kind) {
-    case AxisKind::kX:
-      RotateColumns(R_in, R_out, 1, 2, 0, c, s);
-      return;
-    case AxisKind::kY:
-      RotateColumns(R_in, R_out, 2, 0, 1, c, s);
-      return;
-    case AxisKind::kZ:
-      RotateColumns(R_in, R_out, 0, 1, 2, c, s);
-      return;
-    case AxisKind::kGeneral: {
-      // Rodrigues: Rot(a, q) = c I + s [a]x + (1 − c) a aᵀ.
-      Eigen::Matrix3d rot = (1.0 - c) * a * a.transpose();
-      rot.diagonal().array() += c;
-      rot(0, 1) -= s * a.z();
-      rot(1, 0) += s * a.z();
-      rot(0, 2) += s * a.y();
-      rot(2, 0) -= s * a.y();
-      rot(1, 2) -= s * a.x();
-      rot(2, 1) += s * a.x();
-      const Eigen::Matrix3d R0 = R_in;
-      R_out.noalias() = R0 * rot;
-      return;
-    }
-  }
-}
-
-}  // namespace
 
 void ForwardKinematics(const Model& model,
                        const Eigen::Ref<const Eigen::VectorXd>& q, Data* data) {
@@ -177,18 +133,21 @@ void internal::ForwardKinematicsUnchecked(const Model& model, const double* q,
     if (dof < block_begin || dof >= block_end) {
       block_begin = dof;
       block_end = std::min(dof + kBlock, model.nq());
-      SinCosArray(q + block_begin, block_end - block_begin, sines, cosines);
+      internal::SinCosArray(q + block_begin, block_end - block_begin, sines,
+                            cosines);
     }
     const double s = sines[dof - block_begin];
     const double c = cosines[dof - block_begin];
     // Revolute. For the common pure-translation X_PJ, rotate the parent's
     // columns straight into place (no copy of R_WP first).
     if (pure_translation) {
-      Rotate(X_WP.linear(), X_WJ.linear(), model.axis_kind(i), model.axis(i),
+      internal::Rotate(X_WP.linear(), X_WJ.linear(), model.axis_kind(i),
+                       model.axis(i),
              c, s);
     } else {
       const Eigen::Matrix3d R = X_WP.linear() * X_PJ.linear();
-      Rotate(R, X_WJ.linear(), model.axis_kind(i), model.axis(i), c, s);
+      internal::Rotate(R, X_WJ.linear(), model.axis_kind(i), model.axis(i), c,
+                       s);
     }
   }
 }

@@ -151,7 +151,6 @@ SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
   }
   start_ = q0.cwiseMax(*lower_).cwiseMin(*upper_);
   result_.q = start_;
-  workspace_ = std::make_unique<ProblemWorkspace>(problem);
   errors_.reserve(problem.goals().size());
   constraint_errors_.reserve(problem.equality_constraints().size() +
                              problem.inequality_constraints().size());
@@ -161,6 +160,14 @@ SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
 void SolveScope::SetInitialPotential(double potential) {
   result_.initial_potential = potential;
   initial_potential_set_ = true;
+}
+
+void SolveScope::SetFinalEvaluation(const Eigen::VectorXd* q,
+                                    double potential,
+                                    const std::vector<GoalError>& goal_errors) {
+  known_q_ = q;
+  known_potential_ = potential;
+  result_.goal_errors = goal_errors;
 }
 
 Result SolveScope::Reject(std::string message) {
@@ -200,17 +207,17 @@ bool SolveScope::WithinTolerance(const std::vector<GoalError>& errors) const {
 }
 
 bool SolveScope::WithinToleranceAt(const Eigen::VectorXd& q) {
-  problem_.GoalErrors(q, workspace_.get(), &errors_);
+  problem_.GoalErrors(q, workspace(), &errors_);
   if (!WithinTolerance(errors_)) return false;
   if (!problem_.has_constraints()) return true;
-  problem_.ConstraintErrors(q, workspace_.get(), &constraint_errors_);
+  problem_.ConstraintErrors(q, workspace(), &constraint_errors_);
   return WithinTolerance(constraint_errors_);
 }
 
 void SolveScope::Trace(int iteration, const Eigen::VectorXd& q,
                        double potential) {
   if (!options_.record_trace) return;
-  problem_.GoalErrors(q, workspace_.get(), &errors_);
+  problem_.GoalErrors(q, workspace(), &errors_);
   const ErrorSummary summary = Summarize(errors_);
   IterationRecord record;
   record.iteration = iteration;
@@ -225,7 +232,7 @@ double SolveScope::RelativeProjectedGradient(const Eigen::VectorXd& q) {
   Eigen::VectorXd residuals(problem_.num_residuals());
   Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
   Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
-  problem_.EvaluateResiduals(q, workspace_.get(), residuals, &jacobian_ref);
+  problem_.EvaluateResiduals(q, workspace(), residuals, &jacobian_ref);
   const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
   const double scale = jacobian.norm() * residuals.norm();
   if (!(scale > 0.0)) return 0.0;
@@ -245,19 +252,27 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
   } else {
     result_.q = q;
   }
-  ProblemWorkspace* ws = workspace_.get();
   if (!initial_potential_set_) {
-    SetInitialPotential(problem_.EvaluatePotential(start_, ws, nullptr));
+    SetInitialPotential(
+        problem_.EvaluatePotential(start_, workspace(), nullptr));
   }
-  // Residuals at the final pose (its potential); the goal errors read the
-  // FK this evaluation leaves in the workspace.
-  Eigen::VectorXd residuals(problem_.num_residuals());
-  problem_.EvaluateResiduals(result_.q, ws, residuals, nullptr);
-  result_.final_potential = 0.5 * residuals.squaredNorm();
-  problem_.GoalErrorsFromWorkspace(result_.q, *ws, &result_.goal_errors);
+  const bool known = known_q_ != nullptr && !problem_.has_constraints() &&
+                     *known_q_ == result_.q;
+  if (known) {
+    result_.final_potential = known_potential_;  // goal_errors set too
+  } else {
+    // Residuals at the final pose (its potential); the goal errors read the
+    // FK this evaluation leaves in the workspace.
+    ProblemWorkspace* ws = workspace();
+    Eigen::VectorXd residuals(problem_.num_residuals());
+    problem_.EvaluateResiduals(result_.q, ws, residuals, nullptr);
+    result_.final_potential = 0.5 * residuals.squaredNorm();
+    problem_.GoalErrorsFromWorkspace(result_.q, *ws, &result_.goal_errors);
+  }
   bool within = WithinTolerance(result_.goal_errors);
   if (problem_.has_constraints()) {
-    problem_.ConstraintErrors(result_.q, ws, &result_.constraint_errors);
+    problem_.ConstraintErrors(result_.q, workspace(),
+                              &result_.constraint_errors);
     within = within && WithinTolerance(result_.constraint_errors);
   }
 
@@ -277,6 +292,8 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
     // Stationary with errors above tolerance: limits or reach? The gradient
     // of the potential at q decides — of the penalty form when there are
     // hard constraints.
+    ProblemWorkspace* ws = workspace();
+    Eigen::VectorXd residuals(problem_.num_residuals());
     Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
     Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
     problem_.EvaluateResiduals(result_.q, ws, residuals, &jacobian_ref);

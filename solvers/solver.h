@@ -217,12 +217,26 @@ class SolveScope {
   /// respect_limits is false. @pre ok().
   const Eigen::VectorXd& lower() const { return *lower_; }
   const Eigen::VectorXd& upper() const { return *upper_; }
-  /// Evaluation workspace for this solve (one per solve, hence per thread).
+  /// Evaluation workspace for this solve (one per solve, hence per thread),
+  /// made at the first call: a solver with its own evaluation (bounded LM's
+  /// fused kernel) that hands Finish its final evaluation never pays for it.
   /// @pre ok().
-  ProblemWorkspace* workspace() { return workspace_.get(); }
+  ProblemWorkspace* workspace() {
+    if (workspace_ == nullptr) {
+      workspace_ = std::make_unique<ProblemWorkspace>(problem_);
+    }
+    return workspace_.get();
+  }
   /// Records P(start()) = ½‖R(start())‖², the potential at the start pose,
   /// as Result::initial_potential (Finish then does not evaluate it).
   void SetInitialPotential(double potential);
+  /// Records what the solver's own last evaluation gave at `*q`: the
+  /// potential ½‖R(q)‖² and the goal errors (in the order of
+  /// Problem::goals()), so that Finish at a pose equal to `*q` does not
+  /// evaluate them again. `q` must outlive Finish; Finish at any other pose
+  /// evaluates as usual. Ignored for problems with hard constraints.
+  void SetFinalEvaluation(const Eigen::VectorXd* q, double potential,
+                          const std::vector<GoalError>& goal_errors);
   /// Seconds since construction.
   double Elapsed() const;
   /// True once the time budget (if any) is spent.
@@ -274,6 +288,9 @@ class SolveScope {
   Eigen::VectorXd unbounded_lower_;
   Eigen::VectorXd unbounded_upper_;
   bool initial_potential_set_ = false;
+  // SetFinalEvaluation: the pose it holds for (null if none) and its values.
+  const Eigen::VectorXd* known_q_ = nullptr;
+  double known_potential_ = 0.0;
   std::unique_ptr<ProblemWorkspace> workspace_;
   std::vector<GoalError> errors_;
   std::vector<GoalError> constraint_errors_;

@@ -1,0 +1,267 @@
+#ifndef IKLAB_SOLVERS_INTERNAL_SITE_GOAL_KERNEL_H_
+#define IKLAB_SOLVERS_INTERNAL_SITE_GOAL_KERNEL_H_
+
+/// @file
+/// A fused kernel for the commonest IK problem, one position, orientation or
+/// pose goal on a serial chain of N = 6 or 7 coordinates: forward kinematics
+/// of the chain to the goal's site, its Jacobian and the weighted residual in
+/// one pass, with fixed-size types, written straight into a solver's M × 1
+/// residual and M × N Jacobian (M = 3, 6 or 9).
+///
+/// The generic path (Problem::EvaluateResiduals) runs FK over every step of
+/// the model into a Data, walks the site's ancestors again for the Jacobian
+/// columns, calls the goal through a virtual function with Eigen::Ref
+/// outputs, zeroes and rescales the Jacobian for the weight: per iterate of a
+/// 7-DOF arm about as much bookkeeping as arithmetic. Here the geometry travels
+/// one way, once per solve: per moving joint from the root to the site its
+/// fixed parent transform (the fixed steps in between folded in), its axis
+/// kind, axis and joint type, plus the fixed transform from the last moving
+/// joint to the site; √weights are multiplied once. The evaluation reads only
+/// that.
+///
+/// Why in solvers/internal/: the kernel fuses the framework's FK with the
+/// residual definitions of three goals of constraints/ (PositionGoal,
+/// OrientationGoal, PositionOrientationGoal: the formulas are theirs, see
+/// their headers and Tolani et al. §2.4 goals 1–3) in the form one solver
+/// family needs (fixed-size stacked residual and Jacobian of a problem with
+/// nothing else in it), so it sits above both, with the solvers that use it.
+///
+/// Equal to the generic path to rounding: the same sin/cos polynomial and
+/// the same joint rotations (framework/internal/kinematics_kernels.h); the
+/// folded fixed transforms and the weight multiplied into the scales change
+/// the order of a few products (tests/solvers/site_goal_kernel_test.cc
+/// compares the two to 1e-12 on the shipped robots, the human figure's limbs
+/// and random trees).
+
+#include <Eigen/Core>
+#include <Eigen/Geometry>
+#include <array>
+#include <cmath>
+#include <optional>
+
+#include "constraints/problem.h"
+#include "framework/internal/kinematics_kernels.h"
+#include "framework/model.h"
+
+namespace iklab::internal {
+
+/// The rows a qualifying goal stacks, in its own order: position (3 rows:
+/// PositionGoal), orientation (6: OrientationGoal's x and y axes), pose (9:
+/// PositionOrientationGoal, position then x and y axes).
+enum class SiteGoalRows { kPosition, kOrientation, kPose };
+
+/// What the kernel reads from a problem, independent of the sizes: the goal's
+/// site, rows, scales (√weight multiplied in) and target. Filled by
+/// ReadSiteGoal.
+struct SiteGoalSpec {
+  int site = -1;
+  SiteGoalRows rows = SiteGoalRows::kPose;
+  /// Residual = [s_p (p_WT − p_WS); s_x (x_g − x_e); s_y (y_g − y_e)] (the
+  /// rows present), with the goal's weight and scales folded in.
+  double s_p = 1.0, s_x = 1.0, s_y = 1.0;
+  Eigen::Vector3d p_WT = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d R_WG = Eigen::Matrix3d::Identity();
+};
+
+/// True if `problem` is exactly one PositionGoal, OrientationGoal or
+/// PositionOrientationGoal and nothing else (no regularizer, no hard
+/// constraint); then fills `spec` from the goal as it is now (its target may
+/// change between solves, so read it per solve).
+bool ReadSiteGoal(const Problem& problem, SiteGoalSpec* spec);
+
+/// The fused kernel for M residual rows and N coordinates (see the file
+/// comment). One per solve (it keeps the site pose of its last evaluation for
+/// the stopping test); no allocation.
+template <int M, int N>
+class SiteGoalKernel {
+ public:
+  static_assert(M == 3 || M == 6 || M == 9, "M is 3, 6 or 9");
+  static_assert(N > 0, "fixed sizes only");
+  using ResidualVector = Eigen::Matrix<double, M, 1>;
+  using JacobianMatrix = Eigen::Matrix<double, M, N>;
+
+  /// The kernel for `problem` if it qualifies (ReadSiteGoal, M rows, nq = N),
+  /// else nullopt: the caller keeps the generic path.
+  static std::optional<SiteGoalKernel> Create(const Problem& problem) {
+    SiteGoalSpec spec;
+    if (problem.nq() != N || problem.num_residuals() != M ||
+        !ReadSiteGoal(problem, &spec)) {
+      return std::nullopt;
+    }
+    std::optional<SiteGoalKernel> kernel(std::in_place);
+    if (!kernel->Build(problem.model(), spec)) return std::nullopt;
+    return kernel;
+  }
+
+  /// Residual R(q) and Jacobian ∂R/∂q, as Problem::EvaluateResiduals would
+  /// stack them (to rounding). Returns ½‖R‖².
+  /// @pre q has N finite entries (the solver's iterates are).
+  double Evaluate(const double* q, ResidualVector* r, JacobianMatrix* J) {
+    // Forward pass: world pose of each moving joint after its rotation;
+    // only its axis a_k and origin o_k are kept for the Jacobian.
+    double angle[N], sin_q[N], cos_q[N];
+    for (int k = 0; k < num_joints_; ++k) angle[k] = q[joints_[k].dof];
+    SinCosArray(angle, num_joints_, sin_q, cos_q);
+    // R_WJ is kept as its three columns in locals (registers, not a matrix
+    // in memory that a called Rotate() reads back: that cost more time than
+    // its instruction count suggests); the sums are FK's, term for term.
+    Eigen::Vector3d c0 = Eigen::Vector3d::UnitX();
+    Eigen::Vector3d c1 = Eigen::Vector3d::UnitY();
+    Eigen::Vector3d c2 = Eigen::Vector3d::UnitZ();
+    Eigen::Vector3d p_WJ = Eigen::Vector3d::Zero();
+    // [ca cb] ← [c·ca + s·cb, c·cb − s·ca]: R_WJ · Rot(axis, q) for the
+    // coordinate axis whose column is the third one.
+    const auto rotate = [](Eigen::Vector3d* ca, Eigen::Vector3d* cb, double c,
+                           double s) {
+      const Eigen::Vector3d a = *ca;
+      *ca = c * a + s * *cb;
+      *cb = c * *cb - s * a;
+    };
+    for (int k = 0; k < num_joints_; ++k) {
+      const Joint& joint = joints_[k];
+      // X_WJ = X_WP * X_PJ * A(q): the parent's pose is the previous joint's.
+      p_WJ += c0 * joint.p_PJ.x() + c1 * joint.p_PJ.y() + c2 * joint.p_PJ.z();
+      if (!joint.pure_translation) {
+        const Eigen::Vector3d b0 = c0, b1 = c1, b2 = c2;
+        const Eigen::Matrix3d& R = joint.R_PJ;
+        c0 = b0 * R(0, 0) + b1 * R(1, 0) + b2 * R(2, 0);
+        c1 = b0 * R(0, 1) + b1 * R(1, 1) + b2 * R(2, 1);
+        c2 = b0 * R(0, 2) + b1 * R(1, 2) + b2 * R(2, 2);
+      }
+      const bool prismatic = joint.kind == StepKind::kPrismatic;
+      const double c = cos_q[k], s = sin_q[k];
+      switch (joint.axis_kind) {
+        case AxisKind::kX:
+          if (!prismatic) rotate(&c1, &c2, c, s);
+          axis_[k] = c0;
+          break;
+        case AxisKind::kY:
+          if (!prismatic) rotate(&c2, &c0, c, s);
+          axis_[k] = c1;
+          break;
+        case AxisKind::kZ:
+          if (!prismatic) rotate(&c0, &c1, c, s);
+          axis_[k] = c2;
+          break;
+        case AxisKind::kGeneral: {
+          Eigen::Matrix3d R_WJ;
+          R_WJ << c0, c1, c2;
+          if (!prismatic) Rotate(R_WJ, R_WJ, joint.axis_kind, joint.axis, c, s);
+          c0 = R_WJ.col(0);
+          c1 = R_WJ.col(1);
+          c2 = R_WJ.col(2);
+          axis_[k] = R_WJ * joint.axis;
+          break;
+        }
+      }
+      if (prismatic) p_WJ += q[joint.dof] * axis_[k];
+      origin_[k] = p_WJ;
+    }
+    p_WS_ = c0 * p_LS_.x() + c1 * p_LS_.y() + c2 * p_LS_.z() + p_WJ;
+    R_WS_.col(0) = c0 * R_LS_(0, 0) + c1 * R_LS_(1, 0) + c2 * R_LS_(2, 0);
+    R_WS_.col(1) = c0 * R_LS_(0, 1) + c1 * R_LS_(1, 1) + c2 * R_LS_(2, 1);
+    R_WS_.col(2) = c0 * R_LS_(0, 2) + c1 * R_LS_(1, 2) + c2 * R_LS_(2, 2);
+
+    // Residual, target − current (goal.h), each block scaled as its goal
+    // and Problem scale it (the weight's √w folded into s_p, s_x, s_y).
+    const Eigen::Vector3d x_e = R_WS_.col(0);
+    const Eigen::Vector3d y_e = R_WS_.col(1);
+    constexpr int kAxisRow = M == 6 ? 0 : 3;  // first orientation row
+    if constexpr (M != 6) {
+      r->template segment<3>(0) = spec_.s_p * (spec_.p_WT - p_WS_);
+    }
+    if constexpr (M != 3) {
+      r->template segment<3>(kAxisRow) = spec_.s_x * (spec_.R_WG.col(0) - x_e);
+      r->template segment<3>(kAxisRow + 3) =
+          spec_.s_y * (spec_.R_WG.col(1) - y_e);
+    }
+    // Jacobian, by the chain rule through the site's velocity
+    // [v_k; ω_k] = [a_k × (p_WS − o_k); a_k] (revolute) or [a_k; 0]
+    // (prismatic), kinematics.h:
+    //   ∂(p_WT − p_WS)/∂q_k = −v_k,  ∂(x_g − x_e)/∂q_k = −ω_k × x_e = x_e ×
+    //   ω_k.
+    if (num_joints_ < N) J->setZero();  // coordinates off the chain
+    for (int k = 0; k < num_joints_; ++k) {
+      auto column = J->col(joints_[k].dof);
+      const Eigen::Vector3d& a = axis_[k];
+      if (joints_[k].kind == StepKind::kPrismatic) {
+        if constexpr (M != 6) column.template segment<3>(0) = -spec_.s_p * a;
+        if constexpr (M != 3) {
+          column.template segment<6>(kAxisRow).setZero();
+        }
+        continue;
+      }
+      if constexpr (M != 6) {
+        column.template segment<3>(0) =
+            -spec_.s_p * a.cross(p_WS_ - origin_[k]);
+      }
+      if constexpr (M != 3) {
+        column.template segment<3>(kAxisRow) = spec_.s_x * x_e.cross(a);
+        column.template segment<3>(kAxisRow + 3) = spec_.s_y * y_e.cross(a);
+      }
+    }
+    return 0.5 * r->squaredNorm();
+  }
+
+  /// The stopping test of SolveScope::WithinTolerance for the goal at the
+  /// last evaluated q, with the goal's own error formulas (its Error():
+  /// ‖p_WT − p_WS‖ and the rotation angle of R_WGᵀ R_WS) on the kernel's
+  /// site pose, so exactly as strict. The position test (a norm) comes
+  /// first; the angle (a quaternion and an atan2) only once it passes. A NaN
+  /// error is never within tolerance.
+  bool WithinTolerance(double position_tolerance, double angle_tolerance) const;
+
+  /// The goal's Error() at the last evaluated q, from the kernel's site pose
+  /// (position for position and pose goals, angle for orientation and pose
+  /// goals; the other fields 0).
+  GoalError Error() const;
+
+  /// Site pose X_WS at the last evaluated q.
+  Eigen::Isometry3d site_pose() const {
+    Eigen::Isometry3d X_WS = Eigen::Isometry3d::Identity();
+    X_WS.linear() = R_WS_;
+    X_WS.translation() = p_WS_;
+    return X_WS;
+  }
+  /// Moving joints between the root and the site (≤ N).
+  int num_joints() const { return num_joints_; }
+
+  /// Use Create(); public for std::optional's in-place construction.
+  SiteGoalKernel() = default;
+
+ private:
+  struct Joint {
+    // Fixed transform from the previous moving joint's frame (after its
+    // motion; the world for the first joint) to this joint's frame before
+    // its motion: X_PJ of the step with every fixed step in between folded.
+    Eigen::Matrix3d R_PJ;
+    Eigen::Vector3d p_PJ;
+    Eigen::Vector3d axis;
+    int dof = 0;
+    StepKind kind = StepKind::kRevolute;
+    AxisKind axis_kind = AxisKind::kGeneral;
+    bool pure_translation = false;  // R_PJ is exactly I: skip the product
+  };
+
+  // Steps from the root to the site at most (fixed ones included): an arm
+  // has tens; a longer path takes the generic path.
+  static constexpr int kMaxPath = 64;
+
+  bool Build(const Model& model, const SiteGoalSpec& spec);
+
+  SiteGoalSpec spec_;
+  int num_joints_ = 0;
+  std::array<Joint, N> joints_;
+  // Last moving joint's frame to the site (fixed steps and X_FS folded).
+  Eigen::Matrix3d R_LS_ = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d p_LS_ = Eigen::Vector3d::Zero();
+  // Per evaluation: world axes and origins of the moving joints, site pose.
+  std::array<Eigen::Vector3d, N> axis_;
+  std::array<Eigen::Vector3d, N> origin_;
+  Eigen::Matrix3d R_WS_ = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d p_WS_ = Eigen::Vector3d::Zero();
+};
+
+}  // namespace iklab::internal
+
+#endif  // IKLAB_SOLVERS_INTERNAL_SITE_GOAL_KERNEL_H_

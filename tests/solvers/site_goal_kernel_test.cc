@@ -1,0 +1,308 @@
+// The fused serial-chain kernel of bounded LM against the generic path
+// (Problem::EvaluateResiduals, Goal::Error) and against central differences,
+// on the shipped robots, the human figure's limbs and random trees.
+
+#include "solvers/internal/site_goal_kernel.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "bench/ik_benchmark.h"
+#include "constraints/orientation_goal.h"
+#include "constraints/position_goal.h"
+#include "constraints/position_orientation_goal.h"
+#include "constraints/problem.h"
+#include "constraints/regularizers.h"
+#include "framework/builders.h"
+#include "framework/kinematics.h"
+#include "framework/urdf_loader.h"
+#include "tests/test_data.h"
+#include "tests/test_utilities.h"
+
+namespace iklab {
+namespace {
+
+using internal::SiteGoalKernel;
+
+Eigen::Isometry3d RandomPose(std::mt19937* rng) {
+  std::uniform_real_distribution<double> angle(-M_PI, M_PI);
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear() = Eigen::AngleAxisd(angle(*rng), testing::RandomUnitVector(rng))
+                   .toRotationMatrix();
+  X.translation() = testing::RandomPoint(rng, 1.0);
+  return X;
+}
+
+// A goal of `rows` residuals (3 position, 6 orientation, 9 pose) on `site`
+// with target X_WT; unit weights or random weights and scales.
+std::shared_ptr<const Goal> MakeGoal(const Model& model,
+                                     const std::string& site, int rows,
+                                     const Eigen::Isometry3d& X_WT,
+                                     bool weighted, std::mt19937* rng) {
+  std::uniform_real_distribution<double> u(0.2, 3.0);
+  const double weight = weighted ? u(*rng) : 1.0;
+  if (rows == 3) {
+    return std::make_shared<PositionGoal>(model, site, X_WT.translation(),
+                                          weight);
+  }
+  if (rows == 6) {
+    return std::make_shared<OrientationGoal>(model, site, X_WT.linear(),
+                                             weight);
+  }
+  PositionOrientationScales scales;
+  if (weighted) {
+    scales.w_p = u(*rng);
+    scales.w_o = u(*rng);
+    scales.c_dx = u(*rng);
+    scales.c_dy = u(*rng);
+  }
+  return std::make_shared<PositionOrientationGoal>(model, site, X_WT, weight,
+                                                   scales);
+}
+
+// Largest entrywise |a − b| relative to max(1, ‖b‖∞).
+double Relative(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return (a - b).lpNorm<Eigen::Infinity>() /
+         std::max(1.0, b.lpNorm<Eigen::Infinity>());
+}
+
+// Compares the kernel with the generic path at random q for every goal
+// kind, with and without weights; returns how many problems were checked.
+template <int N>
+int CheckAgainstGeneric(const std::shared_ptr<const Model>& model,
+                        const std::string& site, std::mt19937* rng) {
+  REQUIRE(model->nq() == N);
+  int checked = 0;
+  const auto check = [&](auto rows_tag, bool weighted) {
+    constexpr int M = decltype(rows_tag)::value;
+    Problem problem(model);
+    auto goal = MakeGoal(*model, site, M, RandomPose(rng), weighted, rng);
+    problem.AddGoal(goal);
+    auto kernel = SiteGoalKernel<M, N>::Create(problem);
+    REQUIRE(kernel.has_value());
+    ProblemWorkspace ws(problem);
+    for (int trial = 0; trial < 20; ++trial) {
+      const Eigen::VectorXd q = testing::RandomConfiguration(*model, rng);
+      Eigen::VectorXd r_generic(M);
+      Eigen::MatrixXd J_generic(M, N);
+      Eigen::Ref<Eigen::MatrixXd> J_ref(J_generic);
+      problem.EvaluateResiduals(q, &ws, r_generic, &J_ref);
+      Eigen::Matrix<double, M, 1> r;
+      Eigen::Matrix<double, M, N> J;
+      J.setConstant(7.0);  // every entry must be written
+      const double cost = kernel->Evaluate(q.data(), &r, &J);
+      INFO("site " << site << ", " << M << " rows, weighted " << weighted);
+      CHECK(Relative(r, r_generic) <= 1e-12);
+      CHECK(Relative(J, J_generic) <= 1e-12);
+      CHECK(std::abs(cost - problem.EvaluatePotential(q, &ws, nullptr)) <=
+            1e-12 * std::max(1.0, cost));
+      const Eigen::Isometry3d X_WS =
+          SitePose(*model, ws.data(), model->SiteIndex(site));
+      CHECK(Relative(kernel->site_pose().matrix(), X_WS.matrix()) <= 1e-12);
+    }
+    ++checked;
+  };
+  for (bool weighted : {false, true}) {
+    check(std::integral_constant<int, 3>(), weighted);
+    check(std::integral_constant<int, 6>(), weighted);
+    check(std::integral_constant<int, 9>(), weighted);
+  }
+  return checked;
+}
+
+std::shared_ptr<const Model> Compiled(const Figure& figure) {
+  return std::make_shared<const Model>(figure.Compile());
+}
+
+TEST_CASE(
+    "The fused kernel equals Problem::EvaluateResiduals on the shipped "
+    "robots",
+    "[solvers]") {
+  std::mt19937 rng(11);
+  int robots = 0;
+  for (const BenchmarkRobot& robot :
+       StandardRobots(testing::ShippedDataFile(""))) {
+    UrdfOptions options;
+    options.mimic = UrdfMimicPolicy::kReject;
+    const auto model = Compiled(
+        LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link, options)
+            .figure);
+    INFO(robot.name);
+    if (model->nq() == 6) {
+      CHECK(CheckAgainstGeneric<6>(model, robot.tip_link, &rng) == 6);
+    } else {
+      CHECK(CheckAgainstGeneric<7>(model, robot.tip_link, &rng) == 6);
+    }
+    ++robots;
+  }
+  CHECK(robots == 6);
+}
+
+TEST_CASE(
+    "The fused kernel equals the generic path on the human figure's "
+    "limbs at every site",
+    "[solvers]") {
+  std::mt19937 rng(12);
+  for (Side side : {Side::kLeft, Side::kRight}) {
+    for (const Figure& limb : {TolaniArm(side), TolaniLeg(side)}) {
+      const auto model = Compiled(limb);
+      for (int s = 0; s < model->num_sites(); ++s) {
+        CHECK(CheckAgainstGeneric<7>(model, model->site_name(s), &rng) == 6);
+      }
+    }
+  }
+}
+
+TEST_CASE(
+    "The fused kernel equals the generic path on the serial chains of "
+    "random trees (revolute and prismatic, sites on branches)",
+    "[solvers]") {
+  std::mt19937 rng(13);
+  for (int tree = 0; tree < 12; ++tree) {
+    testing::RandomFigureOptions options;
+    options.num_joints = tree % 2 == 0 ? 6 : 7;
+    options.all_kinds = false;  // 1-DOF joints: nq = num_joints
+    options.num_sites = 3;
+    const auto model = Compiled(testing::RandomFigure(&rng, options));
+    for (int s = 0; s < model->num_sites(); ++s) {
+      if (model->nq() == 6) {
+        CHECK(CheckAgainstGeneric<6>(model, model->site_name(s), &rng) == 6);
+      } else {
+        CHECK(CheckAgainstGeneric<7>(model, model->site_name(s), &rng) == 6);
+      }
+    }
+  }
+}
+
+TEST_CASE("The fused kernel's Jacobian matches central differences",
+          "[solvers]") {
+  std::mt19937 rng(14);
+  const auto model = Compiled(TolaniArm(Side::kLeft));
+  Problem problem(model);
+  problem.AddGoal(MakeGoal(*model, "hand", 9, RandomPose(&rng), true, &rng));
+  auto kernel = SiteGoalKernel<9, 7>::Create(problem);
+  REQUIRE(kernel.has_value());
+  for (int trial = 0; trial < 10; ++trial) {
+    const Eigen::VectorXd q = testing::RandomConfiguration(*model, &rng);
+    Eigen::Matrix<double, 9, 1> r;
+    Eigen::Matrix<double, 9, 7> J;
+    kernel->Evaluate(q.data(), &r, &J);
+    const Eigen::MatrixXd numeric = testing::NumericJacobian(
+        [&](const Eigen::VectorXd& x) {
+          Eigen::Matrix<double, 9, 1> rx;
+          Eigen::Matrix<double, 9, 7> Jx;
+          kernel->Evaluate(x.data(), &rx, &Jx);
+          return Eigen::VectorXd(rx);
+        },
+        q);
+    CHECK(testing::RelativeError(J, numeric) <= 1e-7);
+  }
+}
+
+TEST_CASE(
+    "The fused stopping test decides as the goal errors do, near the "
+    "tolerance",
+    "[solvers]") {
+  // Targets at random poses, evaluated at poses displaced by angles and
+  // distances around the tolerance: the kernel's test and the test on
+  // Problem::GoalErrors must agree every time.
+  std::mt19937 rng(15);
+  const auto model = Compiled(TolaniArm(Side::kLeft));
+  const int site = model->SiteIndex("hand");
+  Data data(*model);
+  const double tolerance = 1e-5;
+  int agreed = 0, within = 0;
+  for (int rows : {3, 6, 9}) {
+    for (int trial = 0; trial < 300; ++trial) {
+      const Eigen::VectorXd q = testing::RandomConfiguration(*model, &rng);
+      ForwardKinematics(*model, q, &data);
+      Eigen::Isometry3d X_WT = SitePose(*model, data, site);
+      std::uniform_real_distribution<double> scale(0.5, 1.5);
+      X_WT.translation() +=
+          scale(rng) * tolerance * testing::RandomUnitVector(&rng);
+      X_WT.linear() =
+          X_WT.linear() * Eigen::AngleAxisd(scale(rng) * tolerance,
+                                            testing::RandomUnitVector(&rng))
+                              .toRotationMatrix();
+      Problem problem(model);
+      problem.AddGoal(MakeGoal(*model, "hand", rows, X_WT, true, &rng));
+      ProblemWorkspace ws(problem);
+      const std::vector<GoalError> errors = problem.GoalErrors(q, &ws);
+      const bool expected =
+          errors[0].position <= tolerance && errors[0].angle <= tolerance;
+      bool got = false;
+      const auto run = [&](auto kernel) {
+        REQUIRE(kernel.has_value());
+        using Kernel = typename decltype(kernel)::value_type;
+        typename Kernel::ResidualVector r;
+        typename Kernel::JacobianMatrix J;
+        kernel->Evaluate(q.data(), &r, &J);
+        got = kernel->WithinTolerance(tolerance, tolerance);
+      };
+      if (rows == 3) run(SiteGoalKernel<3, 7>::Create(problem));
+      if (rows == 6) run(SiteGoalKernel<6, 7>::Create(problem));
+      if (rows == 9) run(SiteGoalKernel<9, 7>::Create(problem));
+      CHECK(got == expected);
+      agreed += got == expected;
+      within += expected;
+    }
+  }
+  CHECK(agreed == 900);
+  // Both outcomes occur, so the test can tell a too strict or too lax one.
+  CHECK(within > 50);
+  CHECK(within < 850);
+}
+
+TEST_CASE("Problems the fused kernel does not take keep the generic path",
+          "[solvers]") {
+  const auto model = Compiled(TolaniArm(Side::kLeft));
+  const Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
+  const auto pose =
+      std::make_shared<PositionOrientationGoal>(*model, "hand", target);
+  {
+    Problem problem(model);
+    problem.AddGoal(pose);
+    CHECK(SiteGoalKernel<9, 7>::Create(problem).has_value());
+    CHECK_FALSE(SiteGoalKernel<9, 6>::Create(problem).has_value());  // nq
+    CHECK_FALSE(SiteGoalKernel<3, 7>::Create(problem).has_value());  // rows
+  }
+  {  // a regularizer
+    Problem problem(model);
+    problem.AddGoal(std::make_shared<PositionGoal>(*model, "hand",
+                                                   Eigen::Vector3d(0, 0, 0)));
+    problem.AddRegularizer(std::make_shared<TikhonovRegularizer>(
+        *model, 0.1, Eigen::VectorXd::Zero(7)));
+    internal::SiteGoalSpec spec;
+    CHECK_FALSE(internal::ReadSiteGoal(problem, &spec));
+  }
+  {  // two goals
+    Problem problem(model);
+    problem.AddGoal(std::make_shared<PositionGoal>(*model, "hand",
+                                                   Eigen::Vector3d(0, 0, 0)));
+    problem.AddGoal(std::make_shared<PositionGoal>(*model, "elbow",
+                                                   Eigen::Vector3d(0, 0, 0)));
+    CHECK_FALSE(SiteGoalKernel<6, 7>::Create(problem).has_value());
+  }
+  {  // another goal kind of 3 rows
+    Problem problem(model);
+    problem.AddGoal(std::make_shared<AxisGoal>(
+        *model, "hand", Eigen::Vector3d::UnitX(), Eigen::Vector3d::UnitZ()));
+    CHECK_FALSE(SiteGoalKernel<3, 7>::Create(problem).has_value());
+  }
+  {  // a hard constraint
+    Problem problem(model);
+    problem.AddGoal(pose);
+    problem.AddEqualityConstraint(std::make_shared<PositionGoal>(
+        *model, "elbow", Eigen::Vector3d(0, 0, 0)));
+    CHECK_FALSE(SiteGoalKernel<9, 7>::Create(problem).has_value());
+  }
+}
+
+}  // namespace
+}  // namespace iklab
