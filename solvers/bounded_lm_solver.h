@@ -39,8 +39,8 @@
 /// stall_ratio of its value stall_iterations iterations earlier, or when it
 /// presses on a bound (a coordinate held) and the cost has not fallen below
 /// bound_stall_ratio of its value two iterations earlier (from its third
-/// iteration on) — the signature of a local minimum on the limits, which is
-/// why most attempts fail on arms like the Panda. The next attempt starts
+/// iteration on) — the signature of a local minimum on the limits, where
+/// most failing attempts end on arms like the Panda. The next attempt starts
 /// at the middle of the bounds, later ones at seeded uniform random points in
 /// the box (std::mt19937_64, so the same seed gives the same answer). The
 /// best pose over all attempts is returned; when every attempt gave up, it is
