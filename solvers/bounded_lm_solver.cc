@@ -36,6 +36,11 @@ bool BoundedLmOptions::IsValid(std::string* why) const {
     reason = StrCat("max_damping must exceed min_damping, got ", max_damping);
   } else if (stall_iterations < 1) {
     reason = StrCat("stall_iterations must be >= 1, got ", stall_iterations);
+  } else if (!(stall_ratio > 0.0 && stall_ratio <= 1.0)) {
+    reason = StrCat("stall_ratio must be in (0, 1], got ", stall_ratio);
+  } else if (!(bound_stall_ratio >= 0.0 && bound_stall_ratio <= 1.0)) {
+    reason = StrCat("bound_stall_ratio must be in [0, 1], got ",
+                    bound_stall_ratio);
   } else if (max_attempts < 1) {
     reason = StrCat("max_attempts must be >= 1, got ", max_attempts);
   }
@@ -107,6 +112,14 @@ struct Workspace {
 constexpr int kDualMinCoordinates = 32;
 
 bool UseDualForm(int m, int n) { return n >= kDualMinCoordinates && m < n; }
+
+// Gain-ratio thresholds of the λ update: the classical trust-region values
+// (Madsen, Nielsen & Tingleff 2004, Sec. 2.4).
+constexpr double kPoorGain = 0.25;
+constexpr double kGoodGain = 0.75;
+// The bound stall test applies from this many iterations into an attempt and
+// compares the cost with its value two iterations earlier.
+constexpr int kBoundStallIterations = 3;
 
 // Bytes of the workspace's matrices, for the check before allocating them.
 double WorkspaceBytes(int m, int n) {
@@ -236,9 +249,11 @@ Result SolveWith(const BoundedLmOptions& options,
   double best_cost = kInfinity;
   int iterations = 0;
   // One attempt of damped Gauss–Newton steps from w.q. Returns kConverged,
-  // kMaxIterations or kTimeBudget, or kUnreachable when it gave up: stalled
-  // (‖R‖ not halved in stall_iterations, if `may_stall`) or stationary (μ
-  // beyond max_damping, or accepted steps below 1e-14 relative).
+  // kMaxIterations or kTimeBudget, or kUnreachable when it gave up (if
+  // `may_stall`: ‖R‖ not below stall_ratio of its value stall_iterations
+  // ago, or pressing on a bound without progress, see bound_stall_ratio) or
+  // is stationary (λ beyond max_damping, or accepted steps below 1e-14
+  // relative).
   const auto run_attempt = [&](bool may_stall) {
     double cost = evaluate(w.q, w.residual, w.jacobian);
     if (result.function_evaluations == 1) scope.SetInitialPotential(cost);
@@ -247,9 +262,21 @@ Result SolveWith(const BoundedLmOptions& options,
       w.best_q = w.q;
     }
     if (within_tolerance()) return SolveStatus::kConverged;
-    double mu = options.initial_damping;
+    // μ = λ‖R‖ (Fan & Yuan 2005 with δ = 1; see the header): the damping
+    // fades with the residual, so the last steps are Gauss–Newton steps
+    // (quadratic convergence also on the self-motion manifold of a
+    // redundant arm, where JᵀJ is singular at every solution), and λ
+    // follows the gain ratio ρ.
+    double lambda = options.initial_damping;
+    const auto damping = [&] {
+      return std::max(lambda * std::sqrt(2.0 * cost), options.min_damping);
+    };
+    double mu = damping();
     double stall_reference = std::sqrt(2.0 * cost);
     int since_reference = 0;
+    // The cost before the last two iterations, for the bound stall test.
+    double cost_one_back = cost, cost_two_back = cost;
+    int attempt_iterations = 0;
     while (true) {
       if (iterations >= options.common.max_iterations) {
         return SolveStatus::kMaxIterations;
@@ -326,10 +353,12 @@ Result SolveWith(const BoundedLmOptions& options,
         if (!hold_outward_steps()) break;
       }
       if (!factored || !w.step.allFinite()) {
-        mu *= options.damping_increase;  // better conditioned next time
-        if (mu > options.max_damping) return SolveStatus::kUnreachable;
+        lambda *= options.damping_increase;  // better conditioned next time
+        if (lambda > options.max_damping) return SolveStatus::kUnreachable;
+        mu = damping();
         continue;
       }
+      ++attempt_iterations;
 
       // The trial evaluation is the other costly unit of an iteration on a
       // long chain; a whole fixed-size (6/7-coordinate) iteration is below a
@@ -338,15 +367,35 @@ Result SolveWith(const BoundedLmOptions& options,
         if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
       }
       w.trial_q = (w.q + w.step).cwiseMax(lower).cwiseMin(upper);
+      // Reduction of ½‖R + J d‖² predicted for the step d actually taken
+      // (the projected one): −gᵀd − ½‖J d‖², with ‖J d‖² row by row so
+      // that no m-vector is formed (the dual form has no JᵀJ).
+      w.step = w.trial_q - w.q;
+      double squared_jd = 0.0;
+      for (int r = 0; r < m; ++r) {
+        const double jd = w.jacobian->row(r).dot(w.step);
+        squared_jd += jd * jd;
+      }
+      const double predicted = -w.gradient.dot(w.step) - 0.5 * squared_jd;
       const double trial_cost =
           evaluate(w.trial_q, w.trial_residual, w.trial_jacobian);
+      // Gain ratio (Madsen, Nielsen & Tingleff 2004, Sec. 2.4); a step the
+      // model does not see as descent counts as a bad model.
+      const double gain_ratio =
+          predicted > 0.0 ? (cost - trial_cost) / predicted : -1.0;
       if (trial_cost < cost) {
         const double moved = (w.trial_q - w.q).template lpNorm<Eigen::Infinity>();
         w.q.swap(w.trial_q);
         std::swap(w.residual, w.trial_residual);
         std::swap(w.jacobian, w.trial_jacobian);
         cost = trial_cost;
-        mu = std::max(mu / options.damping_decrease, options.min_damping);
+        if (gain_ratio < kPoorGain) {
+          lambda *= options.damping_increase;
+        } else if (gain_ratio > kGoodGain) {
+          lambda = std::max(lambda / options.damping_decrease,
+                            options.min_damping);
+        }
+        mu = damping();
         if (cost < best_cost) {
           best_cost = cost;
           w.best_q = w.q;
@@ -359,12 +408,25 @@ Result SolveWith(const BoundedLmOptions& options,
           return SolveStatus::kUnreachable;
         }
       } else {
-        mu *= options.damping_increase;
-        if (mu > options.max_damping) return SolveStatus::kUnreachable;
+        lambda *= options.damping_increase;
+        if (lambda > options.max_damping) return SolveStatus::kUnreachable;
+        mu = damping();
       }
-      if (may_stall && ++since_reference >= options.stall_iterations) {
+      if (!may_stall) continue;
+      // Pressing on a bound (a coordinate held this iteration) without
+      // progress: such attempts end in a local minimum on the bound.
+      if (attempt_iterations >= kBoundStallIterations &&
+          cost > options.bound_stall_ratio * cost_two_back &&
+          std::find(w.held.begin(), w.held.end(), 1) != w.held.end()) {
+        return SolveStatus::kUnreachable;
+      }
+      cost_two_back = cost_one_back;
+      cost_one_back = cost;
+      if (++since_reference >= options.stall_iterations) {
         const double norm = std::sqrt(2.0 * cost);
-        if (norm > 0.5 * stall_reference) return SolveStatus::kUnreachable;
+        if (norm > options.stall_ratio * stall_reference) {
+          return SolveStatus::kUnreachable;
+        }
         stall_reference = norm;
         since_reference = 0;
       }

@@ -23,13 +23,36 @@
 /// the box — the bounds are part of the method, not a clamp applied to its
 /// answer.
 ///
-/// Damping: μ starts large (initial_damping) and is divided by
-/// damping_decrease after an accepted step, multiplied by damping_increase
-/// after a rejected one. Restarts: an attempt whose residual norm has not
-/// halved within stall_iterations iterations is abandoned; the next attempt
-/// starts at the middle of the bounds, later ones at seeded uniform random
-/// points in the box (std::mt19937_64, so the same seed gives the same
-/// answer). The best pose over all attempts is returned.
+/// Damping: μ = λ‖R‖, the choice δ = 1 of μ = ‖R‖^δ (Fan & Yuan 2005, "On
+/// the quadratic convergence of the Levenberg–Marquardt method without
+/// nonsingularity assumption"; Kanzow, Yamashita & Fukushima take δ = 2).
+/// The damping fades with the residual, so the method converges quadratically
+/// even where JᵀJ is singular at every solution — the self-motion manifold of
+/// a redundant arm. λ starts at initial_damping and follows the gain ratio
+/// ρ = (actual reduction of ½‖R‖²) / (reduction predicted by the linear
+/// model for the projected step) (Madsen, Nielsen & Tingleff 2004, "Methods
+/// for non-linear least squares problems", Sec. 2.4): λ /= damping_decrease
+/// when ρ > 0.75, λ *= damping_increase when ρ < 0.25 or the step is
+/// rejected (a step is accepted when it lowers the cost).
+///
+/// Restarts: an attempt is abandoned when ‖R‖ has not fallen below
+/// stall_ratio of its value stall_iterations iterations earlier, or when it
+/// presses on a bound (a coordinate held) and the cost has not fallen below
+/// bound_stall_ratio of its value two iterations earlier (from its third
+/// iteration on) — the signature of a local minimum on the limits, where
+/// most failing attempts end on arms like the Panda. The next attempt starts
+/// at the middle of the bounds, later ones at seeded uniform random points in
+/// the box (std::mt19937_64, so the same seed gives the same answer). The
+/// best pose over all attempts is returned; when every attempt gave up, it is
+/// polished without the stall tests, so an unreachable goal ends at a
+/// stationary closest point.
+///
+/// The damping and restart parameters were chosen once, on the benchmark's
+/// 6 robots × 2 seed modes with target seeds 101–103 (`iklab bench
+/// --solvers bounded-lm --seed 101` …, 5,000 targets each), by the mean
+/// number of evaluations per solve with every target solved; they are
+/// reported on the default seed 1, which was not used to choose them
+/// (README, "bounded LM iteration control").
 ///
 /// Long chains (n ≥ 32 coordinates and fewer residuals m than coordinates)
 /// solve the same step in its dual form, Δ_F = −J_Fᵀ (J_F J_Fᵀ + μI)⁻¹ R, an
@@ -65,22 +88,32 @@ namespace iklab {
 
 struct BoundedLmOptions {
   SolveOptions common;
-  /// Initial damping μ₀ added to the diagonal of JᵀJ (units of JᵀJ). Large so
-  /// the first steps from a far start are short gradient-like steps; 0.3 suits
-  /// metre-scale arms with rotation weights of order 1. > 0.
-  double initial_damping = 0.3;
-  /// μ ← μ / damping_decrease after an accepted step. > 1.
+  /// Initial λ of the damping μ = λ‖R‖ added to the diagonal of JᵀJ (units of
+  /// JᵀJ per unit of ‖R‖): from a far start (‖R‖ ~ 1 on metre-scale arms with
+  /// rotation weights of order 1) the first steps are short and
+  /// gradient-like. Chosen on the training seeds (0.05–0.2 do as well). > 0.
+  double initial_damping = 0.1;
+  /// λ ← λ / damping_decrease after a step whose gain ratio is > 0.75. > 1.
   double damping_decrease = 3.0;
-  /// μ ← μ · damping_increase after a rejected step. > 1.
-  double damping_increase = 10.0;
-  /// Lower clamp on μ, keeping the system positive definite at singular
-  /// poses. ≥ 0.
+  /// λ ← λ · damping_increase after a rejected step or one whose gain ratio
+  /// is < 0.25. > 1.
+  double damping_increase = 4.0;
+  /// Lower clamp on μ and on λ, keeping the system positive definite at
+  /// singular poses. ≥ 0.
   double min_damping = 1e-12;
-  /// An attempt is abandoned when ‖R‖ has not halved over this many
-  /// iterations (and when μ exceeds max_damping). ≥ 1; a large value turns
-  /// restarts off in effect.
-  int stall_iterations = 5;
-  /// μ above this means the model is not decreasing the cost: restart. > 0.
+  /// The stall test looks back this many iterations (see stall_ratio). ≥ 1;
+  /// a large value turns restarts off in effect.
+  int stall_iterations = 3;
+  /// An attempt is abandoned when ‖R‖ is above stall_ratio times its value
+  /// stall_iterations iterations earlier. In (0, 1]; 1 abandons only an
+  /// attempt whose residual did not decrease at all.
+  double stall_ratio = 0.9;
+  /// An attempt that holds a coordinate on a bound this iteration (third
+  /// iteration on) is abandoned when its cost ½‖R‖² is above
+  /// bound_stall_ratio times its value two iterations earlier. In [0, 1]; 0
+  /// turns this test off.
+  double bound_stall_ratio = 0.6;
+  /// λ above this means the model is not decreasing the cost: restart. > 0.
   double max_damping = 1e8;
   /// Attempts at most (first from q0, then mid-bounds, then random). ≥ 1.
   /// The solve also ends when common.max_iterations iterations have run in

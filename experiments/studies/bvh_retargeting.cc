@@ -35,7 +35,8 @@
 //     (CMU FAQ);
 //   tolerance: 0.01 mm per effector (1e-3 cm, 1.77e-4 CMU units); no time
 //     budget;
-//   bounded-lm: defaults (μ₀ = 0.3, stall test 5 iterations) with one
+//   bounded-lm: defaults (damping μ = 0.1‖R‖ adapted by the gain ratio,
+//     stall tests of solvers/bounded_lm_solver.h) with one
 //     attempt (no random restarts: a restart would jump to an unrelated pose
 //     and break the frame-to-frame continuity); max 10,000 iterations;
 //   lbfgsb: defaults (memory 10), max 10,000 iterations;

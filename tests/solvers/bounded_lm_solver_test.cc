@@ -11,7 +11,9 @@
 #include "constraints/position_orientation_goal.h"
 #include "framework/figure.h"
 #include "framework/kinematics.h"
+#include "framework/urdf_loader.h"
 #include "tests/allocation_counter.h"
+#include "tests/test_data.h"
 #include "tests/test_utilities.h"
 
 namespace iklab {
@@ -166,6 +168,166 @@ TEST_CASE("Bounded LM gives bit-identical results for the same seed",
   CHECK(c.q != a.q);  // another seed, other restart points
 }
 
+TEST_CASE(
+    "Bounded LM converges quadratically on the self-motion manifold of a "
+    "redundant arm",
+    "[solvers]") {
+  // 7 coordinates, 6 pose residuals: JᵀJ is singular at every solution, so
+  // a damping that does not fade with the residual converges only linearly
+  // there (Fan & Yuan 2005). With μ = λ‖R‖ the last steps are Gauss–Newton
+  // steps: ‖R_{k+1}‖ ≤ C‖R_k‖² once ‖R‖ is small.
+  const auto model = IiwaLikeArm();
+  std::mt19937 rng(77);
+  BoundedLmOptions options;
+  options.common.position_tolerance = 1e-12;
+  options.common.angle_tolerance = 1e-12;
+  options.common.time_budget_seconds = 0.0;
+  options.common.record_trace = true;
+  for (int t = 0; t < 50; ++t) {
+    const Eigen::VectorXd q_true = testing::RandomConfiguration(*model, &rng);
+    const Problem problem = PoseProblem(model, ToolPose(*model, q_true));
+    // A start 0.05 rad from the solution along a random direction.
+    std::normal_distribution<double> normal(0.0, 1.0);
+    Eigen::VectorXd direction(7);
+    for (int i = 0; i < 7; ++i) direction[i] = normal(rng);
+    direction.normalize();
+    const Eigen::VectorXd q0 = (q_true + 0.05 * direction)
+                                   .cwiseMax(model->lower())
+                                   .cwiseMin(model->upper());
+    const Result result = Solve(problem, q0, options);
+    REQUIRE(result.status == SolveStatus::kConverged);
+    CHECK(result.attempts == 1);
+    // Residual norms ‖R‖ = √(2·cost) of the start and the accepted iterates.
+    // (Tolerance 1e-12: the last steps are then visible in the trace.)
+    std::vector<double> norms = {std::sqrt(2.0 * result.initial_potential)};
+    for (const IterationRecord& record : result.trace) {
+      norms.push_back(std::sqrt(2.0 * record.potential));
+    }
+    for (size_t k = 1; k < norms.size(); ++k) {
+      // Above the rounding floor (‖R‖ ~ 1e-15); C is ≤ 32 on these
+      // targets, where a linearly converging method gives ‖R_{k+1}‖ ~
+      // 0.01‖R_k‖, far above 100‖R_k‖² below 1e-4.
+      if (norms[k - 1] < 1e-3 && norms[k - 1] > 1e-8) {
+        CHECK(norms[k] <= 100.0 * norms[k - 1] * norms[k - 1]);
+      }
+    }
+    // From 0.05 rad to 1e-12: a handful of iterations, not dozens.
+    CHECK(result.iterations <= 8);
+  }
+}
+
+TEST_CASE("Bounded LM reaches targets whose solution lies on joint limits",
+          "[solvers]") {
+  // a2 and a4 at their bounds (±120°), the others random: the attempt has to
+  // press on the bounds to the end, which the bound stall test must not take
+  // for a local minimum.
+  const auto model = IiwaLikeArm();
+  std::mt19937 rng(31);
+  BoundedLmOptions options;
+  options.common.time_budget_seconds = 0.0;
+  int converged = 0;
+  const int trials = 100;
+  for (int t = 0; t < trials; ++t) {
+    Eigen::VectorXd q_true = testing::RandomConfiguration(*model, &rng);
+    q_true[1] = model->upper()[1];
+    q_true[3] = model->lower()[3];
+    const Eigen::Isometry3d target = ToolPose(*model, q_true);
+    const Problem problem = PoseProblem(model, target);
+    const Result result = Solve(problem, model->MidLimits(), options);
+    CHECK(model->WithinLimits(result.q, 0.0));
+    if (!result.converged()) continue;
+    ++converged;
+    const Eigen::Isometry3d reached = ToolPose(*model, result.q);
+    CHECK((reached.translation() - target.translation()).norm() <= 1e-5);
+  }
+  CHECK(converged == trials);
+}
+
+TEST_CASE(
+    "Bounded LM's best effort on an unreachable goal is a stationary point of "
+    "the bounded problem",
+    "[solvers]") {
+  // Out of reach (3 m) and with a2, a4 confined to [0.2, 1.2]: the closest
+  // point presses a4 (at least) on a bound. First-order optimality (KKT) for
+  // min ½‖R‖² on a box: ∂/∂q_i = 0 inside, ≥ 0 on a lower bound, ≤ 0 on an
+  // upper bound. The gradient is taken by central differences of the cost.
+  const auto model = IiwaLikeArm();
+  Problem problem(model);
+  problem.mutable_bounds()->Set(1, 0.2, 1.2);
+  problem.mutable_bounds()->Set(3, 0.2, 1.2);
+  const Eigen::Vector3d target(-2.0, 2.0, 1.0);
+  problem.AddGoal(std::make_shared<PositionGoal>(*model, "tool", target));
+  BoundedLmOptions options;
+  options.common.time_budget_seconds = 0.0;
+  options.max_attempts = 20;
+  const Result result = Solve(problem, model->MidLimits(), options);
+  CHECK(result.status != SolveStatus::kConverged);
+  CHECK(result.attempts == 20);
+  const Eigen::VectorXd& q = result.q;
+  REQUIRE(problem.bounds().Contains(q));
+  const auto cost = [&](const Eigen::VectorXd& x) {
+    return 0.5 * (ToolPose(*model, x).translation() - target).squaredNorm();
+  };
+  const Eigen::VectorXd& lower = problem.bounds().lower;
+  const Eigen::VectorXd& upper = problem.bounds().upper;
+  int on_bound = 0;
+  for (int i = 0; i < 7; ++i) {
+    const double h = 1e-6;
+    Eigen::VectorXd plus = q, minus = q;
+    plus[i] = std::min(q[i] + h, upper[i]);
+    minus[i] = std::max(q[i] - h, lower[i]);
+    const double gradient = (cost(plus) - cost(minus)) / (plus[i] - minus[i]);
+    if (q[i] <= lower[i]) {
+      ++on_bound;
+      CHECK(gradient >= -1e-6);
+    } else if (q[i] >= upper[i]) {
+      ++on_bound;
+      CHECK(gradient <= 1e-6);
+    } else {
+      CHECK(std::abs(gradient) <= 1e-6);
+    }
+  }
+  CHECK(on_bound >= 1);
+}
+
+TEST_CASE("Bounded LM's bound stall test saves evaluations on the Panda",
+          "[solvers]") {
+  // Deterministic counts, not time: 500 pose targets of the shipped Panda
+  // from mid-limits, every one solved with and without the test; with it,
+  // attempts stuck on the Panda's limits are left early.
+  const UrdfFigure urdf =
+      LoadUrdfChain(testing::ShippedDataFile("robots/panda.urdf"),
+                    "panda_link0", "panda_hand");
+  const auto model = std::make_shared<const Model>(urdf.figure.Compile());
+  Problem problem(model);
+  PositionOrientationScales scales;
+  scales.w_o = 0.4 * 0.4;
+  auto goal = std::make_shared<PositionOrientationGoal>(
+      *model, "panda_hand", Eigen::Isometry3d::Identity(), 1.0, scales);
+  problem.AddGoal(goal);
+  BoundedLmOptions with_test;
+  with_test.common.time_budget_seconds = 0.0;
+  with_test.common.position_tolerance = 1e-5;
+  with_test.common.angle_tolerance = 1e-5;
+  BoundedLmOptions without_test = with_test;
+  without_test.bound_stall_ratio = 0.0;
+  std::mt19937 rng(2026);
+  long evaluations_with = 0, evaluations_without = 0;
+  for (int t = 0; t < 500; ++t) {
+    const Eigen::VectorXd q_true = testing::RandomConfiguration(*model, &rng);
+    Data data(*model);
+    ForwardKinematics(*model, q_true, &data);
+    goal->set_target(SitePose(*model, data, model->SiteIndex("panda_hand")));
+    const Result a = Solve(problem, model->MidLimits(), with_test);
+    const Result b = Solve(problem, model->MidLimits(), without_test);
+    REQUIRE(a.converged());
+    REQUIRE(b.converged());
+    evaluations_with += a.function_evaluations;
+    evaluations_without += b.function_evaluations;
+  }
+  CHECK(evaluations_with < 0.95 * evaluations_without);
+}
+
 TEST_CASE("Bounded LM turns bad input into kInvalidInput", "[solvers]") {
   const auto model = IiwaLikeArm();
   Problem problem(model);
@@ -184,6 +346,17 @@ TEST_CASE("Bounded LM turns bad input into kInvalidInput", "[solvers]") {
   r = Solve(problem, model->MidLimits(), options);
   CHECK(r.status == SolveStatus::kInvalidInput);
   CHECK_THAT(r.message, Catch::Contains("initial_damping must be finite and > 0"));
+  options = BoundedLmOptions{};
+  options.stall_ratio = 0.0;
+  r = Solve(problem, model->MidLimits(), options);
+  CHECK(r.status == SolveStatus::kInvalidInput);
+  CHECK_THAT(r.message, Catch::Contains("stall_ratio must be in (0, 1], got 0"));
+  options.stall_ratio = 0.9;
+  options.bound_stall_ratio = 1.5;
+  r = Solve(problem, model->MidLimits(), options);
+  CHECK(r.status == SolveStatus::kInvalidInput);
+  CHECK_THAT(r.message,
+             Catch::Contains("bound_stall_ratio must be in [0, 1], got 1.5"));
 }
 
 TEST_CASE("Bounded LM iterations do not allocate", "[solvers]") {
