@@ -231,6 +231,20 @@ Result SolveWith(const BoundedLmOptions& options,
     return scope.WithinTolerance(errors);
   };
 
+  // The iterates and bounds are VectorXd (Problem and SolveScope take them
+  // so); for a fixed N their per-iteration arithmetic goes through
+  // fixed-size views, which Eigen unrolls instead of running its dynamic-size
+  // loops and tail handling (~250 instructions per 7-DOF iteration).
+  using CoordinateMap = Eigen::Map<typename Workspace<M, N>::CoordinateVector>;
+  using ConstCoordinateMap =
+      Eigen::Map<const typename Workspace<M, N>::CoordinateVector>;
+  const auto view = [n](Eigen::VectorXd& v) {
+    return CoordinateMap(v.data(), n);
+  };
+  const auto const_view = [n](const Eigen::VectorXd& v) {
+    return ConstCoordinateMap(v.data(), n);
+  };
+
   // Holds every free coordinate on a bound whose step w.step points out of
   // the box; true if any was newly held (the step must be solved again).
   const auto hold_outward_steps = [&] {
@@ -366,11 +380,13 @@ Result SolveWith(const BoundedLmOptions& options,
       if constexpr (N == Eigen::Dynamic) {
         if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
       }
-      w.trial_q = (w.q + w.step).cwiseMax(lower).cwiseMin(upper);
+      view(w.trial_q) = (const_view(w.q) + w.step)
+                            .cwiseMax(const_view(lower))
+                            .cwiseMin(const_view(upper));
       // Reduction of ½‖R + J d‖² predicted for the step d actually taken
       // (the projected one): −gᵀd − ½‖J d‖², with ‖J d‖² row by row so
       // that no m-vector is formed (the dual form has no JᵀJ).
-      w.step = w.trial_q - w.q;
+      w.step = const_view(w.trial_q) - const_view(w.q);
       double squared_jd = 0.0;
       for (int r = 0; r < m; ++r) {
         const double jd = w.jacobian->row(r).dot(w.step);
@@ -384,7 +400,8 @@ Result SolveWith(const BoundedLmOptions& options,
       const double gain_ratio =
           predicted > 0.0 ? (cost - trial_cost) / predicted : -1.0;
       if (trial_cost < cost) {
-        const double moved = (w.trial_q - w.q).template lpNorm<Eigen::Infinity>();
+        // w.step is trial_q − q, as computed above.
+        const double moved = w.step.template lpNorm<Eigen::Infinity>();
         w.q.swap(w.trial_q);
         std::swap(w.residual, w.trial_residual);
         std::swap(w.jacobian, w.trial_jacobian);
@@ -398,13 +415,14 @@ Result SolveWith(const BoundedLmOptions& options,
         mu = damping();
         if (cost < best_cost) {
           best_cost = cost;
-          w.best_q = w.q;
+          view(w.best_q) = const_view(w.q);
         }
         if (options.common.record_trace) scope.Trace(iterations, w.q, cost);
         // The workspace's FK is at the accepted point: test it as is (Trace
         // ran FK at the same q).
         if (within_tolerance()) return SolveStatus::kConverged;
-        if (moved <= 1e-14 * (1.0 + w.q.template lpNorm<Eigen::Infinity>())) {
+        if (moved <=
+            1e-14 * (1.0 + const_view(w.q).template lpNorm<Eigen::Infinity>())) {
           return SolveStatus::kUnreachable;
         }
       } else {
