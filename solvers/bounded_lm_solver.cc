@@ -66,7 +66,7 @@ struct Workspace {
   Workspace(int m, int n, bool dual)
       : residual_buffers{ResidualVector(m), ResidualVector(m)},
         jacobian_buffers{JacobianMatrix(m, n), JacobianMatrix(m, n)},
-        normal(dual ? 0 : n, dual ? 0 : n),
+        normal(SquareMatrix::Zero(dual ? 0 : n, dual ? 0 : n)),
         system(dual ? 0 : n, dual ? 0 : n),
         gradient(n),
         step(n),
@@ -92,7 +92,7 @@ struct Workspace {
   ResidualVector* trial_residual = &residual_buffers[1];
   JacobianMatrix* jacobian = &jacobian_buffers[0];
   JacobianMatrix* trial_jacobian = &jacobian_buffers[1];
-  SquareMatrix normal;  // JᵀJ
+  SquareMatrix normal;  // JᵀJ (fixed sizes: its lower triangle only)
   SquareMatrix system;  // JᵀJ + μI on the free coordinates, I elsewhere
   CoordinateVector gradient, step;
   Eigen::VectorXd q, trial_q, best_q;
@@ -245,6 +245,9 @@ Result SolveWith(const BoundedLmOptions& options,
     return ConstCoordinateMap(v.data(), n);
   };
 
+  // Whether w.held has a coordinate held this iteration: mostly none is, and
+  // then the held rows and columns need no pass over w.held.
+  bool any_held = false;
   // Holds every free coordinate on a bound whose step w.step points out of
   // the box; true if any was newly held (the step must be solved again).
   const auto hold_outward_steps = [&] {
@@ -254,7 +257,7 @@ Result SolveWith(const BoundedLmOptions& options,
       if ((w.q[i] <= lower[i] && w.step[i] < 0.0) ||
           (w.q[i] >= upper[i] && w.step[i] > 0.0)) {
         w.held[i] = 1;
-        changed = true;
+        changed = any_held = true;
       }
     }
     return changed;
@@ -300,23 +303,26 @@ Result SolveWith(const BoundedLmOptions& options,
       w.gradient.noalias() = w.jacobian->transpose() * *w.residual;
       // Coefficient-wise for fixed sizes: Eigen would otherwise route a
       // 9 × 7 product through its blocked GEMM, whose packing dominates.
-      // Only the upper triangle is computed, each entry as the column dot
-      // product (the same reduction as Jᵀ.lazyProduct(J), bit for bit), and
-      // mirrored: 28 dot products instead of 49.
+      // Only the lower triangle is computed, each entry as the column dot
+      // product (the same reduction as Jᵀ.lazyProduct(J), bit for bit): 28
+      // dot products instead of 49, and no mirror, as the L D Lᵀ solve reads
+      // only the lower triangle.
       if constexpr (N == Eigen::Dynamic) {
         if (!dual) w.normal.noalias() = w.jacobian->transpose() * *w.jacobian;
       } else {
         for (int c = 0; c < N; ++c) {
           for (int r = 0; r <= c; ++r) {
-            w.normal(r, c) = w.normal(c, r) =
-                w.jacobian->col(r).dot(w.jacobian->col(c));
+            w.normal(c, r) = w.jacobian->col(r).dot(w.jacobian->col(c));
           }
         }
       }
 
       // Active set: hold coordinates on a bound whose step points outward,
       // re-solve until no free coordinate wants to leave the box.
-      std::fill(w.held.begin(), w.held.end(), 0);
+      if (any_held) {
+        std::fill(w.held.begin(), w.held.end(), 0);
+        any_held = false;
+      }
       bool factored = false;
       for (int pass = 0; pass <= n; ++pass) {
         // A pass is bounded work (O(m² n) or O(n³)); the budget is checked
@@ -349,7 +355,7 @@ Result SolveWith(const BoundedLmOptions& options,
         w.system = w.normal;
         w.system.diagonal().array() += mu;
         w.step = -w.gradient;
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; any_held && i < n; ++i) {
           if (!w.held[i]) continue;
           w.system.row(i).setZero();
           w.system.col(i).setZero();
@@ -434,8 +440,7 @@ Result SolveWith(const BoundedLmOptions& options,
       // Pressing on a bound (a coordinate held this iteration) without
       // progress: such attempts end in a local minimum on the bound.
       if (attempt_iterations >= kBoundStallIterations &&
-          cost > options.bound_stall_ratio * cost_two_back &&
-          std::find(w.held.begin(), w.held.end(), 1) != w.held.end()) {
+          cost > options.bound_stall_ratio * cost_two_back && any_held) {
         return SolveStatus::kUnreachable;
       }
       cost_two_back = cost_one_back;
