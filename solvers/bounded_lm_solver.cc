@@ -390,13 +390,24 @@ Result SolveWith(const BoundedLmOptions& options,
                             .cwiseMax(const_view(lower))
                             .cwiseMin(const_view(upper));
       // Reduction of ½‖R + J d‖² predicted for the step d actually taken
-      // (the projected one): −gᵀd − ½‖J d‖², with ‖J d‖² row by row so
-      // that no m-vector is formed (the dual form has no JᵀJ).
+      // (the projected one): −gᵀd − ½‖J d‖². For fixed sizes J d is an
+      // M-vector on the stack, summed column by column (contiguous; the
+      // strided row-by-row dot products and Eigen's J * d both cost ~50
+      // instructions more per 7-DOF iteration); for dynamic sizes ‖J d‖²
+      // goes row by row, so that no m-vector is formed (the dual form has no
+      // JᵀJ).
       w.step = const_view(w.trial_q) - const_view(w.q);
       double squared_jd = 0.0;
-      for (int r = 0; r < m; ++r) {
-        const double jd = w.jacobian->row(r).dot(w.step);
-        squared_jd += jd * jd;
+      if constexpr (kFixed) {
+        typename Workspace<M, N>::ResidualVector jd =
+            w.jacobian->col(0) * w.step[0];
+        for (int c = 1; c < N; ++c) jd += w.jacobian->col(c) * w.step[c];
+        squared_jd = jd.squaredNorm();
+      } else {
+        for (int r = 0; r < m; ++r) {
+          const double jd = w.jacobian->row(r).dot(w.step);
+          squared_jd += jd * jd;
+        }
       }
       const double predicted = -w.gradient.dot(w.step) - 0.5 * squared_jd;
       const double trial_cost =
