@@ -250,16 +250,24 @@ Result SolveWith(const BoundedLmOptions& options,
   bool any_held = false;
   // Holds every free coordinate on a bound whose step w.step points out of
   // the box; true if any was newly held (the step must be solved again).
+  // (Plain pointers: a store through w.held's char* may alias anything, so
+  // the vectors' data pointers would otherwise be reloaded per coordinate.)
   const auto hold_outward_steps = [&] {
     bool changed = false;
+    const double* q = w.q.data();
+    const double* step = w.step.data();
+    const double* lo = lower.data();
+    const double* hi = upper.data();
+    char* held = w.held.data();
     for (int i = 0; i < n; ++i) {
-      if (w.held[i]) continue;
-      if ((w.q[i] <= lower[i] && w.step[i] < 0.0) ||
-          (w.q[i] >= upper[i] && w.step[i] > 0.0)) {
-        w.held[i] = 1;
-        changed = any_held = true;
+      if (held[i]) continue;
+      if ((q[i] <= lo[i] && step[i] < 0.0) ||
+          (q[i] >= hi[i] && step[i] > 0.0)) {
+        held[i] = 1;
+        changed = true;
       }
     }
+    any_held = any_held || changed;
     return changed;
   };
 
