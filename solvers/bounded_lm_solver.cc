@@ -302,28 +302,37 @@ Result SolveWith(const BoundedLmOptions& options,
     // The cost before the last two iterations, for the bound stall test.
     double cost_one_back = cost, cost_two_back = cost;
     int attempt_iterations = 0;
+    // Whether w.gradient and w.normal are g = JᵀR and JᵀJ at w.q.
+    bool normal_current = false;
     while (true) {
       if (iterations >= options.common.max_iterations) {
         return SolveStatus::kMaxIterations;
       }
       if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
       ++iterations;
-      w.gradient.noalias() = w.jacobian->transpose() * *w.residual;
-      // Coefficient-wise for fixed sizes: Eigen would otherwise route a
-      // 9 × 7 product through its blocked GEMM, whose packing dominates.
-      // Only the lower triangle is computed, each entry as the column dot
-      // product (the same reduction as Jᵀ.lazyProduct(J), bit for bit): 28
-      // dot products instead of 49, and no mirror, as the L D Lᵀ solve reads
-      // only the lower triangle. Unrolled: the triangle's loop bookkeeping
-      // cost ~100 instructions per 7-DOF iteration.
-      if constexpr (N == Eigen::Dynamic) {
-        if (!dual) w.normal.noalias() = w.jacobian->transpose() * *w.jacobian;
-      } else {
+      // After a rejected step (or a failed factorization) J and R are those
+      // of the iteration before, and so are g and JᵀJ: only μ changed.
+      if (!normal_current) {
+        normal_current = true;
+        w.gradient.noalias() = w.jacobian->transpose() * *w.residual;
+        // Coefficient-wise for fixed sizes: Eigen would otherwise route a
+        // 9 × 7 product through its blocked GEMM, whose packing dominates.
+        // Only the lower triangle is computed, each entry as the column dot
+        // product (the same reduction as Jᵀ.lazyProduct(J), bit for bit):
+        // 28 dot products instead of 49, and no mirror, as the L D Lᵀ solve
+        // reads only the lower triangle. Unrolled: the triangle's loop
+        // bookkeeping cost ~100 instructions per 7-DOF iteration.
+        if constexpr (N == Eigen::Dynamic) {
+          if (!dual) {
+            w.normal.noalias() = w.jacobian->transpose() * *w.jacobian;
+          }
+        } else {
 #pragma GCC unroll 8
-        for (int c = 0; c < N; ++c) {
+          for (int c = 0; c < N; ++c) {
 #pragma GCC unroll 8
-          for (int r = 0; r <= c; ++r) {
-            w.normal(c, r) = w.jacobian->col(r).dot(w.jacobian->col(c));
+            for (int r = 0; r <= c; ++r) {
+              w.normal(c, r) = w.jacobian->col(r).dot(w.jacobian->col(c));
+            }
           }
         }
       }
@@ -433,6 +442,7 @@ Result SolveWith(const BoundedLmOptions& options,
         w.q.swap(w.trial_q);
         std::swap(w.residual, w.trial_residual);
         std::swap(w.jacobian, w.trial_jacobian);
+        normal_current = false;
         cost = trial_cost;
         if (gain_ratio < kPoorGain) {
           lambda *= options.damping_increase;
