@@ -66,7 +66,7 @@ struct Workspace {
   Workspace(int m, int n, bool dual)
       : residual_buffers{ResidualVector(m), ResidualVector(m)},
         jacobian_buffers{JacobianMatrix(m, n), JacobianMatrix(m, n)},
-        normal(dual ? 0 : n, dual ? 0 : n),
+        normal(SquareMatrix::Zero(dual ? 0 : n, dual ? 0 : n)),
         system(dual ? 0 : n, dual ? 0 : n),
         gradient(n),
         step(n),
@@ -92,7 +92,7 @@ struct Workspace {
   ResidualVector* trial_residual = &residual_buffers[1];
   JacobianMatrix* jacobian = &jacobian_buffers[0];
   JacobianMatrix* trial_jacobian = &jacobian_buffers[1];
-  SquareMatrix normal;  // JᵀJ
+  SquareMatrix normal;  // JᵀJ (fixed sizes: its lower triangle only)
   SquareMatrix system;  // JᵀJ + μI on the free coordinates, I elsewhere
   CoordinateVector gradient, step;
   Eigen::VectorXd q, trial_q, best_q;
@@ -231,18 +231,43 @@ Result SolveWith(const BoundedLmOptions& options,
     return scope.WithinTolerance(errors);
   };
 
+  // The iterates and bounds are VectorXd (Problem and SolveScope take them
+  // so); for a fixed N their per-iteration arithmetic goes through
+  // fixed-size views, which Eigen unrolls instead of running its dynamic-size
+  // loops and tail handling (~250 instructions per 7-DOF iteration).
+  using CoordinateMap = Eigen::Map<typename Workspace<M, N>::CoordinateVector>;
+  using ConstCoordinateMap =
+      Eigen::Map<const typename Workspace<M, N>::CoordinateVector>;
+  const auto view = [n](Eigen::VectorXd& v) {
+    return CoordinateMap(v.data(), n);
+  };
+  const auto const_view = [n](const Eigen::VectorXd& v) {
+    return ConstCoordinateMap(v.data(), n);
+  };
+
+  // Whether w.held has a coordinate held this iteration: mostly none is, and
+  // then the held rows and columns need no pass over w.held.
+  bool any_held = false;
   // Holds every free coordinate on a bound whose step w.step points out of
   // the box; true if any was newly held (the step must be solved again).
+  // (Plain pointers: a store through w.held's char* may alias anything, so
+  // the vectors' data pointers would otherwise be reloaded per coordinate.)
   const auto hold_outward_steps = [&] {
     bool changed = false;
+    const double* q = w.q.data();
+    const double* step = w.step.data();
+    const double* lo = lower.data();
+    const double* hi = upper.data();
+    char* held = w.held.data();
     for (int i = 0; i < n; ++i) {
-      if (w.held[i]) continue;
-      if ((w.q[i] <= lower[i] && w.step[i] < 0.0) ||
-          (w.q[i] >= upper[i] && w.step[i] > 0.0)) {
-        w.held[i] = 1;
+      if (held[i]) continue;
+      if ((q[i] <= lo[i] && step[i] < 0.0) ||
+          (q[i] >= hi[i] && step[i] > 0.0)) {
+        held[i] = 1;
         changed = true;
       }
     }
+    any_held = any_held || changed;
     return changed;
   };
 
@@ -277,32 +302,47 @@ Result SolveWith(const BoundedLmOptions& options,
     // The cost before the last two iterations, for the bound stall test.
     double cost_one_back = cost, cost_two_back = cost;
     int attempt_iterations = 0;
+    // Whether w.gradient and w.normal are g = JᵀR and JᵀJ at w.q.
+    bool normal_current = false;
     while (true) {
       if (iterations >= options.common.max_iterations) {
         return SolveStatus::kMaxIterations;
       }
       if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
       ++iterations;
-      w.gradient.noalias() = w.jacobian->transpose() * *w.residual;
-      // Coefficient-wise for fixed sizes: Eigen would otherwise route a
-      // 9 × 7 product through its blocked GEMM, whose packing dominates.
-      // Only the upper triangle is computed, each entry as the column dot
-      // product (the same reduction as Jᵀ.lazyProduct(J), bit for bit), and
-      // mirrored: 28 dot products instead of 49.
-      if constexpr (N == Eigen::Dynamic) {
-        if (!dual) w.normal.noalias() = w.jacobian->transpose() * *w.jacobian;
-      } else {
-        for (int c = 0; c < N; ++c) {
-          for (int r = 0; r <= c; ++r) {
-            w.normal(r, c) = w.normal(c, r) =
-                w.jacobian->col(r).dot(w.jacobian->col(c));
+      // After a rejected step (or a failed factorization) J and R are those
+      // of the iteration before, and so are g and JᵀJ: only μ changed.
+      if (!normal_current) {
+        normal_current = true;
+        w.gradient.noalias() = w.jacobian->transpose() * *w.residual;
+        // Coefficient-wise for fixed sizes: Eigen would otherwise route a
+        // 9 × 7 product through its blocked GEMM, whose packing dominates.
+        // Only the lower triangle is computed, each entry as the column dot
+        // product (the same reduction as Jᵀ.lazyProduct(J), bit for bit):
+        // 28 dot products instead of 49, and no mirror, as the L D Lᵀ solve
+        // reads only the lower triangle. Unrolled: the triangle's loop
+        // bookkeeping cost ~100 instructions per 7-DOF iteration.
+        if constexpr (N == Eigen::Dynamic) {
+          if (!dual) {
+            w.normal.noalias() = w.jacobian->transpose() * *w.jacobian;
+          }
+        } else {
+#pragma GCC unroll 8
+          for (int c = 0; c < N; ++c) {
+#pragma GCC unroll 8
+            for (int r = 0; r <= c; ++r) {
+              w.normal(c, r) = w.jacobian->col(r).dot(w.jacobian->col(c));
+            }
           }
         }
       }
 
       // Active set: hold coordinates on a bound whose step points outward,
       // re-solve until no free coordinate wants to leave the box.
-      std::fill(w.held.begin(), w.held.end(), 0);
+      if (any_held) {
+        std::fill(w.held.begin(), w.held.end(), 0);
+        any_held = false;
+      }
       bool factored = false;
       for (int pass = 0; pass <= n; ++pass) {
         // A pass is bounded work (O(m² n) or O(n³)); the budget is checked
@@ -335,7 +375,7 @@ Result SolveWith(const BoundedLmOptions& options,
         w.system = w.normal;
         w.system.diagonal().array() += mu;
         w.step = -w.gradient;
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; any_held && i < n; ++i) {
           if (!w.held[i]) continue;
           w.system.row(i).setZero();
           w.system.col(i).setZero();
@@ -366,15 +406,28 @@ Result SolveWith(const BoundedLmOptions& options,
       if constexpr (N == Eigen::Dynamic) {
         if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
       }
-      w.trial_q = (w.q + w.step).cwiseMax(lower).cwiseMin(upper);
+      view(w.trial_q) = (const_view(w.q) + w.step)
+                            .cwiseMax(const_view(lower))
+                            .cwiseMin(const_view(upper));
       // Reduction of ½‖R + J d‖² predicted for the step d actually taken
-      // (the projected one): −gᵀd − ½‖J d‖², with ‖J d‖² row by row so
-      // that no m-vector is formed (the dual form has no JᵀJ).
-      w.step = w.trial_q - w.q;
+      // (the projected one): −gᵀd − ½‖J d‖². For fixed sizes J d is an
+      // M-vector on the stack, summed column by column (contiguous; the
+      // strided row-by-row dot products and Eigen's J * d both cost ~50
+      // instructions more per 7-DOF iteration); for dynamic sizes ‖J d‖²
+      // goes row by row, so that no m-vector is formed (the dual form has no
+      // JᵀJ).
+      w.step = const_view(w.trial_q) - const_view(w.q);
       double squared_jd = 0.0;
-      for (int r = 0; r < m; ++r) {
-        const double jd = w.jacobian->row(r).dot(w.step);
-        squared_jd += jd * jd;
+      if constexpr (kFixed) {
+        typename Workspace<M, N>::ResidualVector jd =
+            w.jacobian->col(0) * w.step[0];
+        for (int c = 1; c < N; ++c) jd += w.jacobian->col(c) * w.step[c];
+        squared_jd = jd.squaredNorm();
+      } else {
+        for (int r = 0; r < m; ++r) {
+          const double jd = w.jacobian->row(r).dot(w.step);
+          squared_jd += jd * jd;
+        }
       }
       const double predicted = -w.gradient.dot(w.step) - 0.5 * squared_jd;
       const double trial_cost =
@@ -384,10 +437,12 @@ Result SolveWith(const BoundedLmOptions& options,
       const double gain_ratio =
           predicted > 0.0 ? (cost - trial_cost) / predicted : -1.0;
       if (trial_cost < cost) {
-        const double moved = (w.trial_q - w.q).template lpNorm<Eigen::Infinity>();
+        // w.step is trial_q − q, as computed above.
+        const double moved = w.step.template lpNorm<Eigen::Infinity>();
         w.q.swap(w.trial_q);
         std::swap(w.residual, w.trial_residual);
         std::swap(w.jacobian, w.trial_jacobian);
+        normal_current = false;
         cost = trial_cost;
         if (gain_ratio < kPoorGain) {
           lambda *= options.damping_increase;
@@ -398,13 +453,14 @@ Result SolveWith(const BoundedLmOptions& options,
         mu = damping();
         if (cost < best_cost) {
           best_cost = cost;
-          w.best_q = w.q;
+          view(w.best_q) = const_view(w.q);
         }
         if (options.common.record_trace) scope.Trace(iterations, w.q, cost);
         // The workspace's FK is at the accepted point: test it as is (Trace
         // ran FK at the same q).
         if (within_tolerance()) return SolveStatus::kConverged;
-        if (moved <= 1e-14 * (1.0 + w.q.template lpNorm<Eigen::Infinity>())) {
+        if (moved <=
+            1e-14 * (1.0 + const_view(w.q).template lpNorm<Eigen::Infinity>())) {
           return SolveStatus::kUnreachable;
         }
       } else {
@@ -416,8 +472,7 @@ Result SolveWith(const BoundedLmOptions& options,
       // Pressing on a bound (a coordinate held this iteration) without
       // progress: such attempts end in a local minimum on the bound.
       if (attempt_iterations >= kBoundStallIterations &&
-          cost > options.bound_stall_ratio * cost_two_back &&
-          std::find(w.held.begin(), w.held.end(), 1) != w.held.end()) {
+          cost > options.bound_stall_ratio * cost_two_back && any_held) {
         return SolveStatus::kUnreachable;
       }
       cost_two_back = cost_one_back;
