@@ -213,18 +213,23 @@ BENCHMARK(BM_Ipopt7Dof)
     ->Iterations(400)
     ->Unit(benchmark::kMillisecond);
 
+// The shipped robot's chain, loaded as `iklab bench` loads it.
+std::shared_ptr<const Model> RobotModel(const BenchmarkRobot& robot) {
+  UrdfOptions urdf_options;
+  urdf_options.mimic = UrdfMimicPolicy::kReject;
+  return std::make_shared<const Model>(
+      LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link,
+                    urdf_options)
+          .figure.Compile());
+}
+
 // args: robot (index into StandardRobots), seed mode (0 mid-limits, 1 random).
 void BM_BoundedLmRobot(benchmark::State& state) {
   const BenchmarkRobot robot =
       StandardRobots(DataDirectory().string())[state.range(0)];
   const SeedMode mode =
       state.range(1) == 0 ? SeedMode::kMidLimits : SeedMode::kRandom;
-  UrdfOptions urdf_options;
-  urdf_options.mimic = UrdfMimicPolicy::kReject;
-  auto model = std::make_shared<const Model>(
-      LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link,
-                    urdf_options)
-          .figure.Compile());
+  const auto model = RobotModel(robot);
   const int site = model->SiteIndex(robot.tip_link);
   const std::vector<BenchmarkTarget> targets =
       GenerateTargets(*model, site, 1000, 1, mode);
@@ -267,12 +272,7 @@ void BM_BoundedLmRobot(benchmark::State& state) {
 void BM_PoseResidualJacobian(benchmark::State& state) {
   const BenchmarkRobot robot =
       StandardRobots(DataDirectory().string())[state.range(0)];
-  UrdfOptions urdf_options;
-  urdf_options.mimic = UrdfMimicPolicy::kReject;
-  auto model = std::make_shared<const Model>(
-      LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link,
-                    urdf_options)
-          .figure.Compile());
+  const auto model = RobotModel(robot);
   PositionOrientationScales scales;
   scales.w_o = 0.4 * 0.4;  // as IklabBenchmarkSolver
   Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
