@@ -546,10 +546,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
   if (!scope.ok()) return scope.result();
   std::string why;
   if (!options.IsValid(&why)) {
-    Result invalid = scope.result();
-    invalid.status = SolveStatus::kInvalidInput;
-    invalid.message = "BoundedLmOptions: " + why;
-    return invalid;
+    return scope.Reject("BoundedLmOptions: " + why);
   }
   // Fixed-size kernels for the shapes of arm problems: 6 or 7 coordinates
   // with a position (3), orientation (6) or pose (9) goal.
