@@ -27,7 +27,6 @@
 
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
-#include "framework/denavit_hartenberg.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
@@ -38,18 +37,6 @@ namespace iklab {
 namespace {
 
 constexpr int kNumTargets = 1024;
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kDeg = kPi / 180.0;
-
-DhRow Row(double a, double alpha, double d, double lower, double upper) {
-  DhRow row;
-  row.a = a;
-  row.alpha = alpha;
-  row.d = d;
-  row.lower = lower;
-  row.upper = upper;
-  return row;
-}
 
 std::shared_ptr<const Model> MakeArm(int which) {
   if (which == 0) {
@@ -58,16 +45,7 @@ std::shared_ptr<const Model> MakeArm(int which) {
                       "base_link", "ee_link")
             .figure.Compile());
   }
-  DhTable table;
-  table.rows = {Row(0.025, -kPi / 2, 0.400, -170 * kDeg, 170 * kDeg),
-                Row(0.455, 0.0, 0.0, -190 * kDeg, 45 * kDeg),
-                Row(0.035, -kPi / 2, 0.0, -120 * kDeg, 156 * kDeg),
-                Row(0.0, kPi / 2, 0.420, -185 * kDeg, 185 * kDeg),
-                Row(0.0, -kPi / 2, 0.0, -120 * kDeg, 120 * kDeg),
-                Row(0.0, 0.0, 0.080, -350 * kDeg, 350 * kDeg)};
-  table.X_tool.translation() = Eigen::Vector3d(0.01, 0.02, 0.05);
-  return std::make_shared<const Model>(
-      DenavitHartenbergFigure(table).Compile());
+  return testing::KukaLikeArm();
 }
 
 struct ArmTargets {

@@ -22,14 +22,16 @@
 #include "framework/urdf_loader.h"
 #include "solvers/analytic/subproblems.h"
 #include "solvers/bounded_lm_solver.h"
+#include "tests/solvers/test_arms.h"
 #include "tests/test_data.h"
 
 namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
+using testing::DhRowOf;
+using testing::KukaLikeArm;
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kDeg = kPi / 180.0;
 
 std::shared_ptr<const Model> Ur5() {
   return std::make_shared<const Model>(
@@ -38,43 +40,17 @@ std::shared_ptr<const Model> Ur5() {
           .figure.Compile());
 }
 
-DhRow Row(double a, double alpha, double d, double lower, double upper) {
-  DhRow row;
-  row.a = a;
-  row.alpha = alpha;
-  row.d = d;
-  row.lower = lower;
-  row.upper = upper;
-  return row;
-}
-
-// A KUKA-KR-6-like table (classic DH, lengths in metres): shoulder offset
-// a1, axes 2 ∥ 3, spherical wrist; wrist ranges beyond ±π (joint 4 ±185°,
-// joint 6 ±350°) so the 2π shifts matter.
-std::shared_ptr<const Model> KukaLikeArm() {
-  DhTable table;
-  table.rows = {Row(0.025, -kPi / 2, 0.400, -170 * kDeg, 170 * kDeg),
-                Row(0.455, 0.0, 0.0, -190 * kDeg, 45 * kDeg),
-                Row(0.035, -kPi / 2, 0.0, -120 * kDeg, 156 * kDeg),
-                Row(0.0, kPi / 2, 0.420, -185 * kDeg, 185 * kDeg),
-                Row(0.0, -kPi / 2, 0.0, -120 * kDeg, 120 * kDeg),
-                Row(0.0, 0.0, 0.080, -350 * kDeg, 350 * kDeg)};
-  table.X_tool.translation() = Eigen::Vector3d(0.01, 0.02, 0.05);
-  return std::make_shared<const Model>(
-      DenavitHartenbergFigure(table).Compile());
-}
-
 // A PUMA-560-like table: axes 1 and 2 intersect (a1 = 0), shoulder offset
 // d2, spherical wrist; unlimited joints.
 std::shared_ptr<const Model> PumaLikeArm() {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   DhTable table;
-  table.rows = {Row(0.0, -kPi / 2, 0.67, -kInf, kInf),
-                Row(0.4318, 0.0, 0.15, -kInf, kInf),
-                Row(0.0203, -kPi / 2, 0.0, -kInf, kInf),
-                Row(0.0, kPi / 2, 0.4318, -kInf, kInf),
-                Row(0.0, -kPi / 2, 0.0, -kInf, kInf),
-                Row(0.0, 0.0, 0.0563, -kInf, kInf)};
+  table.rows = {DhRowOf(0.0, -kPi / 2, 0.67, -kInf, kInf),
+                DhRowOf(0.4318, 0.0, 0.15, -kInf, kInf),
+                DhRowOf(0.0203, -kPi / 2, 0.0, -kInf, kInf),
+                DhRowOf(0.0, kPi / 2, 0.4318, -kInf, kInf),
+                DhRowOf(0.0, -kPi / 2, 0.0, -kInf, kInf),
+                DhRowOf(0.0, 0.0, 0.0563, -kInf, kInf)};
   table.X_base.translation() = Eigen::Vector3d(0.1, -0.2, 0.3);
   table.X_base.linear() =
       Eigen::AngleAxisd(0.3, Eigen::Vector3d(1, 2, 3).normalized())
@@ -88,12 +64,12 @@ std::shared_ptr<const Model> PumaLikeArm() {
 std::shared_ptr<const Model> Axes23IntersectArm() {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   DhTable table;
-  table.rows = {Row(0.15, kPi / 2, 0.3, -kInf, kInf),
-                Row(0.0, -kPi / 2, 0.12, -kInf, kInf),
-                Row(0.5, kPi / 2, 0.05, -kInf, kInf),
-                Row(0.0, -kPi / 2, 0.4, -kInf, kInf),
-                Row(0.0, kPi / 2, 0.0, -kInf, kInf),
-                Row(0.0, 0.0, 0.1, -kInf, kInf)};
+  table.rows = {DhRowOf(0.15, kPi / 2, 0.3, -kInf, kInf),
+                DhRowOf(0.0, -kPi / 2, 0.12, -kInf, kInf),
+                DhRowOf(0.5, kPi / 2, 0.05, -kInf, kInf),
+                DhRowOf(0.0, -kPi / 2, 0.4, -kInf, kInf),
+                DhRowOf(0.0, kPi / 2, 0.0, -kInf, kInf),
+                DhRowOf(0.0, 0.0, 0.1, -kInf, kInf)};
   return std::make_shared<const Model>(
       DenavitHartenbergFigure(table).Compile());
 }
@@ -101,12 +77,12 @@ std::shared_ptr<const Model> Axes23IntersectArm() {
 std::shared_ptr<const Model> Axes12ParallelArm() {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   DhTable table;
-  table.rows = {Row(0.35, 0.0, 0.4, -kInf, kInf),
-                Row(0.3, kPi / 2, 0.1, -kInf, kInf),
-                Row(0.05, -kPi / 2, 0.02, -kInf, kInf),
-                Row(0.0, kPi / 2, 0.3, -kInf, kInf),
-                Row(0.0, -kPi / 2, 0.0, -kInf, kInf),
-                Row(0.0, 0.0, 0.07, -kInf, kInf)};
+  table.rows = {DhRowOf(0.35, 0.0, 0.4, -kInf, kInf),
+                DhRowOf(0.3, kPi / 2, 0.1, -kInf, kInf),
+                DhRowOf(0.05, -kPi / 2, 0.02, -kInf, kInf),
+                DhRowOf(0.0, kPi / 2, 0.3, -kInf, kInf),
+                DhRowOf(0.0, -kPi / 2, 0.0, -kInf, kInf),
+                DhRowOf(0.0, 0.0, 0.07, -kInf, kInf)};
   return std::make_shared<const Model>(
       DenavitHartenbergFigure(table).Compile());
 }
@@ -418,24 +394,24 @@ TEST_CASE("Arms of other geometries are rejected with the reason",
   }
   SECTION("a 6R arm with an offset wrist and no parallel axes") {
     DhTable table;
-    table.rows = {Row(0.1, kPi / 2, 0.3, -kPi, kPi),
-                  Row(0.4, 0.3, 0.05, -kPi, kPi),
-                  Row(0.05, kPi / 2, 0.1, -kPi, kPi),
-                  Row(0.02, -kPi / 2, 0.35, -kPi, kPi),
-                  Row(0.03, kPi / 2, 0.04, -kPi, kPi),
-                  Row(0.0, 0.0, 0.1, -kPi, kPi)};
+    table.rows = {DhRowOf(0.1, kPi / 2, 0.3, -kPi, kPi),
+                  DhRowOf(0.4, 0.3, 0.05, -kPi, kPi),
+                  DhRowOf(0.05, kPi / 2, 0.1, -kPi, kPi),
+                  DhRowOf(0.02, -kPi / 2, 0.35, -kPi, kPi),
+                  DhRowOf(0.03, kPi / 2, 0.04, -kPi, kPi),
+                  DhRowOf(0.0, 0.0, 0.1, -kPi, kPi)};
     const Model model = DenavitHartenbergFigure(table).Compile();
     CHECK(SixRArm::Create(model, TipSite(model), &why) == nullptr);
     CHECK_THAT(why, Contains("not a supported 6R geometry"));
   }
   SECTION("a chain with a prismatic joint") {
     DhTable table;
-    table.rows = {Row(0.0, -kPi / 2, 0.3, -kPi, kPi),
-                  Row(0.4, 0.0, 0.0, -kPi, kPi),
-                  Row(0.0, -kPi / 2, 0.0, -kPi, kPi),
-                  Row(0.0, kPi / 2, 0.4, -kPi, kPi),
-                  Row(0.0, -kPi / 2, 0.0, -kPi, kPi),
-                  Row(0.0, 0.0, 0.1, -kPi, kPi)};
+    table.rows = {DhRowOf(0.0, -kPi / 2, 0.3, -kPi, kPi),
+                  DhRowOf(0.4, 0.0, 0.0, -kPi, kPi),
+                  DhRowOf(0.0, -kPi / 2, 0.0, -kPi, kPi),
+                  DhRowOf(0.0, kPi / 2, 0.4, -kPi, kPi),
+                  DhRowOf(0.0, -kPi / 2, 0.0, -kPi, kPi),
+                  DhRowOf(0.0, 0.0, 0.1, -kPi, kPi)};
     table.rows[2].kind = JointKind::kPrismatic;
     table.rows[2].lower = 0.0;
     table.rows[2].upper = 0.5;

@@ -13,6 +13,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "framework/denavit_hartenberg.h"
 #include "framework/figure.h"
 #include "framework/kinematics.h"
 #include "framework/model.h"
@@ -97,6 +98,36 @@ inline Eigen::Isometry3d SitePoseAt(const Model& model, const std::string& site,
   Data data(model);
   ForwardKinematics(model, q, &data);
   return SitePose(model, data, model.SiteIndex(site));
+}
+
+/// One row of a classic DH table (framework/denavit_hartenberg.h).
+inline DhRow DhRowOf(double a, double alpha, double d, double lower,
+                     double upper) {
+  DhRow row;
+  row.a = a;
+  row.alpha = alpha;
+  row.d = d;
+  row.lower = lower;
+  row.upper = upper;
+  return row;
+}
+
+/// A KUKA-KR-6-like 6R arm (classic DH, lengths in metres): shoulder offset
+/// a1, axes 2 ∥ 3, spherical wrist; wrist ranges beyond ±π (joint 4 ±185°,
+/// joint 6 ±350°) so the 2π shifts matter; a tool offset.
+inline std::shared_ptr<const Model> KukaLikeArm() {
+  constexpr double kPi = 3.14159265358979323846;
+  constexpr double kDeg = kPi / 180.0;
+  DhTable table;
+  table.rows = {DhRowOf(0.025, -kPi / 2, 0.400, -170 * kDeg, 170 * kDeg),
+                DhRowOf(0.455, 0.0, 0.0, -190 * kDeg, 45 * kDeg),
+                DhRowOf(0.035, -kPi / 2, 0.0, -120 * kDeg, 156 * kDeg),
+                DhRowOf(0.0, kPi / 2, 0.420, -185 * kDeg, 185 * kDeg),
+                DhRowOf(0.0, -kPi / 2, 0.0, -120 * kDeg, 120 * kDeg),
+                DhRowOf(0.0, 0.0, 0.080, -350 * kDeg, 350 * kDeg)};
+  table.X_tool.translation() = Eigen::Vector3d(0.01, 0.02, 0.05);
+  return std::make_shared<const Model>(
+      DenavitHartenbergFigure(table).Compile());
 }
 
 }  // namespace iklab::testing
