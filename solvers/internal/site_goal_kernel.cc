@@ -103,11 +103,11 @@ template <int M, int N>
 bool SiteGoalKernel<M, N>::WithinTolerance(double position_tolerance,
                                            double angle_tolerance) const {
   if constexpr (M != 6) {
-    const double position = (spec_.p_WT - p_WS_).norm();
+    const double position = (spec_.p_WT - ToEigen(p_WS_)).norm();
     if (!(position <= position_tolerance)) return false;
   }
   if constexpr (M != 3) {
-    const double angle = RotationAngle(spec_.R_WG, R_WS_);
+    const double angle = RotationAngle(spec_.R_WG, SiteRotation());
     if (!(angle <= angle_tolerance)) return false;
   }
   return true;
@@ -116,8 +116,8 @@ bool SiteGoalKernel<M, N>::WithinTolerance(double position_tolerance,
 template <int M, int N>
 GoalError SiteGoalKernel<M, N>::Error() const {
   GoalError error;
-  if constexpr (M != 6) error.position = (spec_.p_WT - p_WS_).norm();
-  if constexpr (M != 3) error.angle = RotationAngle(spec_.R_WG, R_WS_);
+  if constexpr (M != 6) error.position = (spec_.p_WT - ToEigen(p_WS_)).norm();
+  if constexpr (M != 3) error.angle = RotationAngle(spec_.R_WG, SiteRotation());
   return error;
 }
 

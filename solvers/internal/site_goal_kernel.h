@@ -97,114 +97,24 @@ class SiteGoalKernel {
   /// stack them (to rounding). Returns ½‖R‖².
   /// @pre q has N finite entries (the solver's iterates are).
   double Evaluate(const double* q, ResidualVector* r, JacobianMatrix* J) {
-    // Forward pass: world pose of each moving joint after its rotation;
-    // only its axis a_k and origin o_k are kept for the Jacobian.
-    double angle[N], sin_q[N], cos_q[N];
-    for (int k = 0; k < num_joints_; ++k) angle[k] = q[joints_[k].dof];
-    SinCosArray(angle, num_joints_, sin_q, cos_q);
-    // R_WJ is kept as its three columns in locals (registers, not a matrix
-    // in memory that a called Rotate() reads back: that cost more time than
-    // its instruction count suggests); the sums are FK's, term for term.
-    Eigen::Vector3d c0 = Eigen::Vector3d::UnitX();
-    Eigen::Vector3d c1 = Eigen::Vector3d::UnitY();
-    Eigen::Vector3d c2 = Eigen::Vector3d::UnitZ();
-    Eigen::Vector3d p_WJ = Eigen::Vector3d::Zero();
-    // [ca cb] ← [c·ca + s·cb, c·cb − s·ca]: R_WJ · Rot(axis, q) for the
-    // coordinate axis whose column is the third one.
-    const auto rotate = [](Eigen::Vector3d* ca, Eigen::Vector3d* cb, double c,
-                           double s) {
-      const Eigen::Vector3d a = *ca;
-      *ca = c * a + s * *cb;
-      *cb = c * *cb - s * a;
-    };
-    for (int k = 0; k < num_joints_; ++k) {
-      const Joint& joint = joints_[k];
-      // X_WJ = X_WP * X_PJ * A(q): the parent's pose is the previous joint's.
-      p_WJ += c0 * joint.p_PJ.x() + c1 * joint.p_PJ.y() + c2 * joint.p_PJ.z();
-      if (!joint.pure_translation) {
-        const Eigen::Vector3d b0 = c0, b1 = c1, b2 = c2;
-        const Eigen::Matrix3d& R = joint.R_PJ;
-        c0 = b0 * R(0, 0) + b1 * R(1, 0) + b2 * R(2, 0);
-        c1 = b0 * R(0, 1) + b1 * R(1, 1) + b2 * R(2, 1);
-        c2 = b0 * R(0, 2) + b1 * R(1, 2) + b2 * R(2, 2);
-      }
-      const bool prismatic = joint.kind == StepKind::kPrismatic;
-      const double c = cos_q[k], s = sin_q[k];
-      switch (joint.axis_kind) {
-        case AxisKind::kX:
-          if (!prismatic) rotate(&c1, &c2, c, s);
-          axis_[k] = c0;
-          break;
-        case AxisKind::kY:
-          if (!prismatic) rotate(&c2, &c0, c, s);
-          axis_[k] = c1;
-          break;
-        case AxisKind::kZ:
-          if (!prismatic) rotate(&c0, &c1, c, s);
-          axis_[k] = c2;
-          break;
-        case AxisKind::kGeneral: {
-          Eigen::Matrix3d R_WJ;
-          R_WJ << c0, c1, c2;
-          if (!prismatic) Rotate(R_WJ, R_WJ, joint.axis_kind, joint.axis, c, s);
-          c0 = R_WJ.col(0);
-          c1 = R_WJ.col(1);
-          c2 = R_WJ.col(2);
-          axis_[k] = R_WJ * joint.axis;
-          break;
-        }
-      }
-      if (prismatic) p_WJ += q[joint.dof] * axis_[k];
-      origin_[k] = p_WJ;
-    }
-    p_WS_ = c0 * p_LS_.x() + c1 * p_LS_.y() + c2 * p_LS_.z() + p_WJ;
-    R_WS_.col(0) = c0 * R_LS_(0, 0) + c1 * R_LS_(1, 0) + c2 * R_LS_(2, 0);
-    R_WS_.col(1) = c0 * R_LS_(0, 1) + c1 * R_LS_(1, 1) + c2 * R_LS_(2, 1);
-    R_WS_.col(2) = c0 * R_LS_(0, 2) + c1 * R_LS_(1, 2) + c2 * R_LS_(2, 2);
-
-    // Residual, target − current (goal.h), each block scaled as its goal
-    // and Problem scale it (the weight's √w folded into s_p, s_x, s_y).
-    const Eigen::Vector3d x_e = R_WS_.col(0);
-    const Eigen::Vector3d y_e = R_WS_.col(1);
-    constexpr int kAxisRow = M == 6 ? 0 : 3;  // first orientation row
-    if constexpr (M != 6) {
-      r->template segment<3>(0) = spec_.s_p * (spec_.p_WT - p_WS_);
-    }
-    if constexpr (M != 3) {
-      r->template segment<3>(kAxisRow) = spec_.s_x * (spec_.R_WG.col(0) - x_e);
-      r->template segment<3>(kAxisRow + 3) =
-          spec_.s_y * (spec_.R_WG.col(1) - y_e);
-    }
-    // Jacobian, by the chain rule through the site's velocity
-    // [v_k; ω_k] = [a_k × (p_WS − o_k); a_k] (revolute) or [a_k; 0]
-    // (prismatic), kinematics.h:
-    //   ∂(p_WT − p_WS)/∂q_k = −v_k,  ∂(x_g − x_e)/∂q_k = −ω_k × x_e = x_e ×
-    //   ω_k.
-    if (num_joints_ < N) J->setZero();  // coordinates off the chain
-    for (int k = 0; k < num_joints_; ++k) {
-      auto column = J->col(joints_[k].dof);
-      const Eigen::Vector3d& a = axis_[k];
-      if (joints_[k].kind == StepKind::kPrismatic) {
-        if constexpr (M != 6) column.template segment<3>(0) = -spec_.s_p * a;
-        if constexpr (M != 3) {
-          column.template segment<6>(kAxisRow).setZero();
-        }
-        continue;
-      }
-      if constexpr (M != 6) {
-        column.template segment<3>(0) =
-            -spec_.s_p * a.cross(p_WS_ - origin_[k]);
-      }
-      if constexpr (M != 3) {
-        column.template segment<3>(kAxisRow) = spec_.s_x * x_e.cross(a);
-        column.template segment<3>(kAxisRow + 3) = spec_.s_y * y_e.cross(a);
-      }
-    }
+    ForwardPass(q);
+    Residual(r);
+    Jacobian(J);
     return 0.5 * r->squaredNorm();
   }
 
+  /// ½‖R(q)‖² alone: the forward pass and the residual, no Jacobian (about
+  /// two thirds of Evaluate's work), for ranking candidate start points.
+  /// @pre as Evaluate.
+  double Cost(const double* q) {
+    ForwardPass(q);
+    ResidualVector r;
+    Residual(&r);
+    return 0.5 * r.squaredNorm();
+  }
+
   /// The stopping test of SolveScope::WithinTolerance for the goal at the
-  /// last evaluated q, with the goal's own error formulas (its Error():
+  /// last evaluated q (Evaluate or Cost), with the goal's own error formulas (its Error():
   /// ‖p_WT − p_WS‖ and the rotation angle of R_WGᵀ R_WS) on the kernel's
   /// site pose, so exactly as strict. The position test (a norm) comes
   /// first; the angle (a quaternion and an atan2) only once it passes. A NaN
@@ -219,8 +129,8 @@ class SiteGoalKernel {
   /// Site pose X_WS at the last evaluated q.
   Eigen::Isometry3d site_pose() const {
     Eigen::Isometry3d X_WS = Eigen::Isometry3d::Identity();
-    X_WS.linear() = R_WS_;
-    X_WS.translation() = p_WS_;
+    X_WS.linear() = SiteRotation();
+    X_WS.translation() = ToEigen(p_WS_);
     return X_WS;
   }
   /// Moving joints between the root and the site (≤ N).
@@ -249,17 +159,174 @@ class SiteGoalKernel {
 
   bool Build(const Model& model, const SiteGoalSpec& spec);
 
+  // A 3-vector as three plain doubles. The evaluation is written in these,
+  // not Eigen::Vector3d: Eigen moves a 3-vector as a 2-double packet plus a
+  // scalar, and a packet load of two values just stored one by one (a
+  // column rebuilt from scalars, a cross product's result) cannot be
+  // forwarded from the store buffer; perf put ~30 % of the kernel's and ~25
+  // % of the iteration's own time on such loads. Plain doubles stay in
+  // registers.
+  struct Vec {
+    double x, y, z;
+  };
+  static Vec Add(const Vec& a, const Vec& b) {
+    return {a.x + b.x, a.y + b.y, a.z + b.z};
+  }
+  static Vec Scale(const Vec& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
+  // a·u + b·v + c·w, summed left to right as Eigen sums the same expression.
+  static Vec Combine(const Vec& a, double u, const Vec& b, double v,
+                     const Vec& c, double w) {
+    return {a.x * u + b.x * v + c.x * w, a.y * u + b.y * v + c.y * w,
+            a.z * u + b.z * v + c.z * w};
+  }
+  static Vec Cross(const Vec& a, const Vec& b) {
+    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z,
+            a.x * b.y - a.y * b.x};
+  }
+  static Vec FromEigen(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
+  static Eigen::Vector3d ToEigen(const Vec& v) { return {v.x, v.y, v.z}; }
+
+  // Forward pass: the world pose of each moving joint after its rotation
+  // (only its axis a_k and origin o_k are kept, for the Jacobian) and the
+  // site pose, at q. The sums are FK's (framework/kinematics.cc), term for
+  // term.
+  void ForwardPass(const double* q) {
+    double angle[N], sin_q[N], cos_q[N];
+    for (int k = 0; k < num_joints_; ++k) angle[k] = q[joints_[k].dof];
+    if (num_joints_ == N) {  // the arm's every coordinate on the chain
+      SinCosFixed<N>(angle, sin_q, cos_q);
+    } else {
+      SinCosArray(angle, num_joints_, sin_q, cos_q);
+    }
+    // R_WJ as its columns c0, c1, c2.
+    Vec c0{1.0, 0.0, 0.0}, c1{0.0, 1.0, 0.0}, c2{0.0, 0.0, 1.0};
+    Vec p_WJ{0.0, 0.0, 0.0};
+    // [ca cb] ← [c·ca + s·cb, c·cb − s·ca]: R_WJ · Rot(axis, q) for the
+    // coordinate axis whose column is the third one.
+    const auto rotate = [](Vec* ca, Vec* cb, double c, double s) {
+      const Vec a = *ca, b = *cb;
+      *ca = {c * a.x + s * b.x, c * a.y + s * b.y, c * a.z + s * b.z};
+      *cb = {c * b.x - s * a.x, c * b.y - s * a.y, c * b.z - s * a.z};
+    };
+    for (int k = 0; k < num_joints_; ++k) {
+      const Joint& joint = joints_[k];
+      // X_WJ = X_WP * X_PJ * A(q): the parent's pose is the previous joint's.
+      p_WJ = Add(p_WJ, Combine(c0, joint.p_PJ.x(), c1, joint.p_PJ.y(), c2,
+                               joint.p_PJ.z()));
+      if (!joint.pure_translation) {
+        const Vec b0 = c0, b1 = c1, b2 = c2;
+        const Eigen::Matrix3d& R = joint.R_PJ;
+        c0 = Combine(b0, R(0, 0), b1, R(1, 0), b2, R(2, 0));
+        c1 = Combine(b0, R(0, 1), b1, R(1, 1), b2, R(2, 1));
+        c2 = Combine(b0, R(0, 2), b1, R(1, 2), b2, R(2, 2));
+      }
+      const bool prismatic = joint.kind == StepKind::kPrismatic;
+      const double c = cos_q[k], s = sin_q[k];
+      switch (joint.axis_kind) {
+        case AxisKind::kX:
+          if (!prismatic) rotate(&c1, &c2, c, s);
+          axis_[k] = c0;
+          break;
+        case AxisKind::kY:
+          if (!prismatic) rotate(&c2, &c0, c, s);
+          axis_[k] = c1;
+          break;
+        case AxisKind::kZ:
+          if (!prismatic) rotate(&c0, &c1, c, s);
+          axis_[k] = c2;
+          break;
+        case AxisKind::kGeneral: {
+          // Off the hot path of real arms (their axes are coordinate axes
+          // once the fixed rotations are folded): through Rotate, as FK.
+          Eigen::Matrix3d R_WJ;
+          R_WJ << ToEigen(c0), ToEigen(c1), ToEigen(c2);
+          if (!prismatic) Rotate(R_WJ, R_WJ, joint.axis_kind, joint.axis, c, s);
+          c0 = FromEigen(R_WJ.col(0));
+          c1 = FromEigen(R_WJ.col(1));
+          c2 = FromEigen(R_WJ.col(2));
+          axis_[k] = FromEigen(R_WJ * joint.axis);
+          break;
+        }
+      }
+      if (prismatic) p_WJ = Add(p_WJ, Scale(axis_[k], q[joint.dof]));
+      origin_[k] = p_WJ;
+    }
+    p_WS_ = Add(Combine(c0, p_LS_.x(), c1, p_LS_.y(), c2, p_LS_.z()), p_WJ);
+    x_WS_ = Combine(c0, R_LS_(0, 0), c1, R_LS_(1, 0), c2, R_LS_(2, 0));
+    y_WS_ = Combine(c0, R_LS_(0, 1), c1, R_LS_(1, 1), c2, R_LS_(2, 1));
+    z_WS_ = Combine(c0, R_LS_(0, 2), c1, R_LS_(1, 2), c2, R_LS_(2, 2));
+  }
+
+  // The residual at the last forward pass, target − current (goal.h), each
+  // block scaled as its goal and Problem scale it (the weight's √w folded
+  // into s_p, s_x, s_y).
+  void Residual(ResidualVector* r) const {
+    double* out = r->data();
+    const auto put = [&out](double scale, const Eigen::Vector3d& target,
+                            const Vec& current) {
+      *out++ = scale * (target.x() - current.x);
+      *out++ = scale * (target.y() - current.y);
+      *out++ = scale * (target.z() - current.z);
+    };
+    if constexpr (M != 6) put(spec_.s_p, spec_.p_WT, p_WS_);
+    if constexpr (M != 3) {
+      put(spec_.s_x, spec_.R_WG.col(0), x_WS_);
+      put(spec_.s_y, spec_.R_WG.col(1), y_WS_);
+    }
+  }
+
+  // The Jacobian at the last forward pass, by the chain rule through the
+  // site's velocity [v_k; ω_k] = [a_k × (p_WS − o_k); a_k] (revolute) or
+  // [a_k; 0] (prismatic), kinematics.h:
+  //   ∂(p_WT − p_WS)/∂q_k = −v_k,  ∂(x_g − x_e)/∂q_k = −ω_k × x_e = x_e × ω_k.
+  void Jacobian(JacobianMatrix* J) const {
+    if (num_joints_ < N) J->setZero();  // coordinates off the chain
+    for (int k = 0; k < num_joints_; ++k) {
+      double* out = J->col(joints_[k].dof).data();
+      const auto put = [&out](const Vec& v, double scale) {
+        *out++ = scale * v.x;
+        *out++ = scale * v.y;
+        *out++ = scale * v.z;
+      };
+      const Vec& a = axis_[k];
+      if (joints_[k].kind == StepKind::kPrismatic) {
+        if constexpr (M != 6) put(a, -spec_.s_p);
+        if constexpr (M != 3) {
+          for (int i = 0; i < 6; ++i) *out++ = 0.0;
+        }
+        continue;
+      }
+      if constexpr (M != 6) {
+        const Vec& o = origin_[k];
+        const Vec arm{p_WS_.x - o.x, p_WS_.y - o.y, p_WS_.z - o.z};
+        put(Cross(a, arm), -spec_.s_p);
+      }
+      if constexpr (M != 3) {
+        put(Cross(x_WS_, a), spec_.s_x);
+        put(Cross(y_WS_, a), spec_.s_y);
+      }
+    }
+  }
+
+  // The site's rotation R_WS at the last forward pass.
+  Eigen::Matrix3d SiteRotation() const {
+    Eigen::Matrix3d R_WS;
+    R_WS << ToEigen(x_WS_), ToEigen(y_WS_), ToEigen(z_WS_);
+    return R_WS;
+  }
+
   SiteGoalSpec spec_;
   int num_joints_ = 0;
   std::array<Joint, N> joints_;
   // Last moving joint's frame to the site (fixed steps and X_FS folded).
   Eigen::Matrix3d R_LS_ = Eigen::Matrix3d::Identity();
   Eigen::Vector3d p_LS_ = Eigen::Vector3d::Zero();
-  // Per evaluation: world axes and origins of the moving joints, site pose.
-  std::array<Eigen::Vector3d, N> axis_;
-  std::array<Eigen::Vector3d, N> origin_;
-  Eigen::Matrix3d R_WS_ = Eigen::Matrix3d::Identity();
-  Eigen::Vector3d p_WS_ = Eigen::Vector3d::Zero();
+  // Per evaluation: world axes and origins of the moving joints, site pose
+  // (position and the columns of R_WS).
+  std::array<Vec, N> axis_;
+  std::array<Vec, N> origin_;
+  Vec p_WS_{0.0, 0.0, 0.0};
+  Vec x_WS_{1.0, 0.0, 0.0}, y_WS_{0.0, 1.0, 0.0}, z_WS_{0.0, 0.0, 1.0};
 };
 
 }  // namespace iklab::internal

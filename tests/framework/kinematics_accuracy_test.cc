@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "framework/figure.h"
+#include "framework/internal/kinematics_kernels.h"
 #include "framework/kinematics.h"
 #include "framework/model.h"
 
@@ -67,6 +68,36 @@ TEST_CASE("FK's sine and cosine agree with std::sin and std::cos to 1e-15",
   }
   INFO("worst error " << worst);
   CHECK(worst <= 1e-15);
+}
+
+TEST_CASE("The fixed-length sine and cosine give SinCosArray's bits",
+          "[framework]") {
+  // The fused solver kernels call SinCosFixed<N>; FK calls SinCosArray. The
+  // same angle must rotate a joint by the same bits in both.
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<double> small(-10, 10), large(-2e5, 2e5);
+  const double special[7] = {0.0, -kPi, 1e5, -1e5 - 1, 1e300, NAN, INFINITY};
+  for (int trial = 0; trial < 2000; ++trial) {
+    double x[7], sin_array[7], cos_array[7], sin_fixed[7], cos_fixed[7];
+    for (int i = 0; i < 7; ++i) {
+      x[i] = trial < 7 && i == 0 ? special[trial]
+             : i % 3 == 0        ? large(rng)
+                                 : small(rng);
+    }
+    internal::SinCosArray(x, 7, sin_array, cos_array);
+    internal::SinCosFixed<7>(x, sin_fixed, cos_fixed);
+    for (int i = 0; i < 7; ++i) {
+      INFO("x = " << x[i]);
+      if (std::isnan(x[i]) || std::isinf(x[i])) {
+        CHECK(std::isnan(sin_fixed[i]));
+        CHECK(std::isnan(sin_array[i]));
+        continue;
+      }
+      CHECK(sin_fixed[i] == sin_array[i]);
+      CHECK(cos_fixed[i] == cos_array[i]);
+      CHECK(std::abs(sin_fixed[i] - std::sin(x[i])) <= 1e-15);
+    }
+  }
 }
 
 TEST_CASE("FK's sine and cosine are right in every block of joints",

@@ -105,6 +105,10 @@ int CheckAgainstGeneric(const std::shared_ptr<const Model>& model,
       const Eigen::Isometry3d X_WS =
           SitePose(*model, ws.data(), model->SiteIndex(site));
       CHECK(Relative(kernel->site_pose().matrix(), X_WS.matrix()) <= 1e-12);
+      // The cost alone (no Jacobian) is the same computation, bit for bit,
+      // and leaves the same site pose for the stopping test.
+      CHECK(kernel->Cost(q.data()) == cost);
+      CHECK(Relative(kernel->site_pose().matrix(), X_WS.matrix()) <= 1e-12);
     }
     ++checked;
   };
