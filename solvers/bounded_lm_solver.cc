@@ -1,6 +1,7 @@
 #include "solvers/bounded_lm_solver.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -43,6 +44,9 @@ bool BoundedLmOptions::IsValid(std::string* why) const {
                     bound_stall_ratio);
   } else if (max_attempts < 1) {
     reason = StrCat("max_attempts must be >= 1, got ", max_attempts);
+  } else if (restart_candidates < 1) {
+    reason =
+        StrCat("restart_candidates must be >= 1, got ", restart_candidates);
   }
   if (why != nullptr) *why = reason;
   return reason.empty();
@@ -97,7 +101,7 @@ struct Workspace {
   CoordinateVector gradient, step;
   Eigen::VectorXd q, trial_q, best_q;
   std::vector<char> held;  // coordinates held on a bound this iteration
-  // Dynamic sizes only; fixed sizes use internal::CholeskySolveInPlace.
+  // Dynamic sizes only; fixed sizes use internal::CholeskySolveShifted.
   Eigen::LLT<SquareMatrix> llt;
   // The dual (push-through) form for long chains: J_f (held columns zeroed),
   // J_f J_fᵀ + μI and its right-hand side.
@@ -117,6 +121,8 @@ bool UseDualForm(int m, int n) { return n >= kDualMinCoordinates && m < n; }
 // (Madsen, Nielsen & Tingleff 2004, Sec. 2.4).
 constexpr double kPoorGain = 0.25;
 constexpr double kGoodGain = 0.75;
+// Fixed-size iterations between two reads of the clock (see SolveWith).
+constexpr int kFixedSizeClockStride = 4;
 // The bound stall test applies from this many iterations into an attempt and
 // compares the cost with its value two iterations earlier.
 constexpr int kBoundStallIterations = 3;
@@ -136,14 +142,14 @@ double WorkspaceBytes(int m, int n) {
 // repeating attempt 0 exactly (that repeat cost the mid-limits p99 ~10 %).
 // The generator is seeded at its first draw: most solves never restart
 // twice, and seeding a std::mt19937_64 is a fixed cost of ~2,000
-// instructions.
-void StartingPoint(int attempt, const Eigen::VectorXd& start,
+// instructions. Returns true if the point was drawn at random.
+bool StartingPoint(int attempt, const Eigen::VectorXd& start,
                    const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
                    std::uint64_t seed, std::optional<std::mt19937_64>* rng,
                    Eigen::VectorXd* q) {
   if (attempt == 0) {
     *q = start;
-    return;
+    return false;
   }
   if (attempt > 1 && !rng->has_value()) rng->emplace(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -156,8 +162,9 @@ void StartingPoint(int attempt, const Eigen::VectorXd& start,
     (*q)[i] = attempt == 1 ? 0.5 * (lo + hi) : lo + (hi - lo) * unit(**rng);
   }
   if (attempt == 1 && *q == start) {
-    StartingPoint(2, start, lower, upper, seed, rng, q);
+    return StartingPoint(2, start, lower, upper, seed, rng, q);
   }
+  return attempt > 1;
 }
 
 // "converged after <iterations> iterations in <attempts> attempt(s)",
@@ -245,27 +252,51 @@ Result SolveWith(const BoundedLmOptions& options,
     return ConstCoordinateMap(v.data(), n);
   };
 
+  // Revolute coordinates whose range spans a full turn (the UR5's ±2π) and
+  // whose angle the residual depends on only through FK — the kernel's
+  // problems, a site goal and nothing else — are 2π-periodic: q_i and
+  // q_i ∓ 2π are the same pose, residual and Jacobian. Such a coordinate on
+  // a bound whose step points out of the box moves by ∓2π instead of being
+  // held, so the limit does not block a descent that the joint can make by
+  // turning the other way (on the UR5 from random seeds this halved the
+  // attempts that failed; README, "bounded LM iteration control").
+  std::array<bool, (N > 0 ? N : 1)> periodic{};
+  if constexpr (kFixed) {
+    const Model& model = problem.model();
+    for (int i = 0; kernel && i < n; ++i) {
+      periodic[i] = model.kind(model.dof_step(i)) == StepKind::kRevolute &&
+                    upper[i] - lower[i] >= 2.0 * M_PI;
+    }
+  }
+
   // Whether w.held has a coordinate held this iteration: mostly none is, and
   // then the held rows and columns need no pass over w.held.
   bool any_held = false;
   // Holds every free coordinate on a bound whose step w.step points out of
-  // the box; true if any was newly held (the step must be solved again).
-  // (Plain pointers: a store through w.held's char* may alias anything, so
-  // the vectors' data pointers would otherwise be reloaded per coordinate.)
+  // the box (or turns a periodic one to its other bound, see above); true if
+  // any was newly held (the step must be solved again). (Plain pointers: a
+  // store through w.held's char* may alias anything, so the vectors' data
+  // pointers would otherwise be reloaded per coordinate.)
   const auto hold_outward_steps = [&] {
     bool changed = false;
-    const double* q = w.q.data();
+    double* q = w.q.data();
     const double* step = w.step.data();
     const double* lo = lower.data();
     const double* hi = upper.data();
     char* held = w.held.data();
     for (int i = 0; i < n; ++i) {
       if (held[i]) continue;
-      if ((q[i] <= lo[i] && step[i] < 0.0) ||
-          (q[i] >= hi[i] && step[i] > 0.0)) {
-        held[i] = 1;
-        changed = true;
+      const bool below = q[i] <= lo[i] && step[i] < 0.0;
+      const bool above = q[i] >= hi[i] && step[i] > 0.0;
+      if (!below && !above) continue;
+      if constexpr (kFixed) {
+        if (periodic[i]) {
+          q[i] += below ? 2.0 * M_PI : -2.0 * M_PI;
+          continue;
+        }
       }
+      held[i] = 1;
+      changed = true;
     }
     any_held = any_held || changed;
     return changed;
@@ -308,7 +339,13 @@ Result SolveWith(const BoundedLmOptions& options,
       if (iterations >= options.common.max_iterations) {
         return SolveStatus::kMaxIterations;
       }
-      if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
+      // A fixed-size (6/7-coordinate) iteration is below a microsecond, and
+      // reading the clock cost ~5 % of one: there it is read every
+      // kFixedSizeClockStride iterations.
+      if ((!kFixed || iterations % kFixedSizeClockStride == 0) &&
+          scope.OutOfTime()) {
+        return SolveStatus::kTimeBudget;
+      }
       ++iterations;
       // After a rejected step (or a failed factorization) J and R are those
       // of the iteration before, and so are g and JᵀJ: only μ changed.
@@ -348,7 +385,9 @@ Result SolveWith(const BoundedLmOptions& options,
         // A pass is bounded work (O(m² n) or O(n³)); the budget is checked
         // between passes, so a solve overruns it by at most one pass plus
         // one evaluation.
-        if (pass > 0 && scope.OutOfTime()) return SolveStatus::kTimeBudget;
+        if (!kFixed && pass > 0 && scope.OutOfTime()) {
+          return SolveStatus::kTimeBudget;
+        }
         if constexpr (N == Eigen::Dynamic) {
           if (dual) {
             // Push-through identity, for μ > 0:
@@ -372,22 +411,29 @@ Result SolveWith(const BoundedLmOptions& options,
             continue;
           }
         }
-        w.system = w.normal;
-        w.system.diagonal().array() += mu;
+        // JᵀJ + μI, with the held coordinates' rows and columns those of I
+        // (and a zero right-hand side there). For fixed sizes with nothing
+        // held, the solve adds μ itself and reads JᵀJ as it is.
         w.step = -w.gradient;
-        for (int i = 0; any_held && i < n; ++i) {
-          if (!w.held[i]) continue;
-          w.system.row(i).setZero();
-          w.system.col(i).setZero();
-          w.system(i, i) = 1.0;
-          w.step[i] = 0.0;
+        if (N == Eigen::Dynamic || any_held) {
+          w.system = w.normal;
+          w.system.diagonal().array() += mu;
+          for (int i = 0; any_held && i < n; ++i) {
+            if (!w.held[i]) continue;
+            w.system.row(i).setZero();
+            w.system.col(i).setZero();
+            w.system(i, i) = 1.0;
+            w.step[i] = 0.0;
+          }
         }
         if constexpr (N == Eigen::Dynamic) {
           w.llt.compute(w.system);
           factored = w.llt.info() == Eigen::Success;
           if (factored) w.llt.solveInPlace(w.step);
+        } else if (any_held) {
+          factored = internal::CholeskySolveShifted(w.system, 0.0, &w.step);
         } else {
-          factored = internal::CholeskySolveInPlace(&w.system, &w.step);
+          factored = internal::CholeskySolveShifted(w.normal, mu, &w.step);
         }
         if (!factored) break;
         if (!hold_outward_steps()) break;
@@ -488,11 +534,38 @@ Result SolveWith(const BoundedLmOptions& options,
     }
   };
 
+  // ½‖R(q)‖² alone, to rank candidate start points.
+  const auto cost_at = [&](const Eigen::VectorXd& q) {
+    ++result.function_evaluations;
+    if constexpr (kFixed) {
+      if (kernel) return kernel->Cost(q.data());
+    }
+    problem.EvaluateResiduals(q, scope.workspace(), *w.trial_residual,
+                              nullptr);
+    return 0.5 * w.trial_residual->squaredNorm();
+  };
+
   SolveStatus status = SolveStatus::kUnreachable;
   int attempt = 0;
   while (attempt < options.max_attempts && status == SolveStatus::kUnreachable) {
-    StartingPoint(attempt++, scope.start(), lower, upper, options.seed, &rng,
-                  &w.q);
+    const bool random = StartingPoint(attempt++, scope.start(), lower, upper,
+                                      options.seed, &rng, &w.q);
+    // A random start is the best of restart_candidates draws by cost.
+    if (random && options.restart_candidates > 1) {
+      double lowest = cost_at(w.q);
+      for (int c = 1; c < options.restart_candidates; ++c) {
+        if constexpr (N == Eigen::Dynamic) {
+          if (scope.OutOfTime()) break;  // an evaluation of a long chain
+        }
+        StartingPoint(2, scope.start(), lower, upper, options.seed, &rng,
+                      &w.trial_q);
+        const double cost = cost_at(w.trial_q);
+        if (cost < lowest) {
+          lowest = cost;
+          w.q.swap(w.trial_q);
+        }
+      }
+    }
     status = run_attempt(/*may_stall=*/true);
   }
   if (status == SolveStatus::kUnreachable) {

@@ -2,9 +2,9 @@
 #define IKLAB_SOLVERS_INTERNAL_SMALL_CHOLESKY_H_
 
 /// @file
-/// Cholesky (L D Lᵀ) solve of a small symmetric positive definite system whose
-/// size is a compile-time constant (the 6×6 and 7×7 damped normal equations of arm
-/// IK), in place.
+/// Cholesky (L D Lᵀ) solve of a small shifted symmetric positive definite
+/// system whose size is a compile-time constant (the 6×6 and 7×7 damped
+/// normal equations of arm IK).
 ///
 /// Why not Eigen::LLT: for fixed sizes Eigen 3.4 still factors with its
 /// generic unblocked algorithm over runtime-sized blocks and solves through
@@ -21,54 +21,63 @@
 namespace iklab {
 namespace internal {
 
-/// Solves A x = b for symmetric positive definite A (only the lower triangle
-/// is read) by the square-root-free form A = L D Lᵀ (L unit lower
-/// triangular, D diagonal): one division per column and no square root, which
-/// shortens the column-to-column dependency chain. On return the strict lower
-/// triangle of `a` holds L, its diagonal holds D, and `b` holds x. Returns
-/// false, leaving `a` and `b` partly overwritten, if a pivot is not positive
-/// and finite (A not numerically positive definite).
+/// Solves (A + shift·I) x = b for symmetric positive definite A + shift·I
+/// (only the lower triangle of A is read), overwriting b with x, by the
+/// square-root-free form L D Lᵀ (L unit lower triangular, D diagonal): one
+/// division per column and no square root. Returns false, leaving b partly
+/// overwritten, if a pivot is not positive and finite (not numerically
+/// positive definite).
+///
+/// Right-looking: each column, once divided by its pivot, updates the
+/// trailing matrix and the right-hand side at once (the forward
+/// substitution folded in). The next pivot then waits on one division, one
+/// product and one subtraction, where the column-by-column (left-looking)
+/// form waited on a dot product as long as the column index; the work is on
+/// local arrays, which alias neither argument, so nothing is reloaded from
+/// memory between the updates (perf put this solve at ~18 % of a 7-DOF
+/// bounded-LM iteration before, README "bounded LM iteration control").
 template <int N>
-bool CholeskySolveInPlace(Eigen::Matrix<double, N, N>* a,
+bool CholeskySolveShifted(const Eigen::Matrix<double, N, N>& a, double shift,
                           Eigen::Matrix<double, N, 1>* b) {
   static_assert(N > 0, "fixed sizes only; use Eigen::LLT for dynamic sizes");
-  Eigen::Matrix<double, N, N>& m = *a;
-  Eigen::Matrix<double, N, 1>& x = *b;
+  double l[N][N];  // the lower triangle: the trailing matrix, then L
+  double x[N];
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) {
+#pragma GCC unroll 8
+    for (int k = 0; k < i; ++k) l[i][k] = a(i, k);
+    l[i][i] = a(i, i) + shift;
+    x[i] = (*b)[i];
+  }
   double inverse_pivot[N];
-  double scaled[N];  // scaled[k] = L(j, k) D(k) for the current column j
 #pragma GCC unroll 8
   for (int j = 0; j < N; ++j) {
-    double d = m(j, j);
-#pragma GCC unroll 8
-    for (int k = 0; k < j; ++k) {
-      scaled[k] = m(j, k) * m(k, k);
-      d -= m(j, k) * scaled[k];
-    }
+    const double d = l[j][j];
     if (!(d > 0.0) || !std::isfinite(d)) return false;
-    m(j, j) = d;
     inverse_pivot[j] = 1.0 / d;
+    double column[N];  // column j of the trailing matrix, before the division
 #pragma GCC unroll 8
     for (int i = j + 1; i < N; ++i) {
-      double s = m(i, j);
+      column[i] = l[i][j];
+      l[i][j] = column[i] * inverse_pivot[j];
+    }
 #pragma GCC unroll 8
-      for (int k = 0; k < j; ++k) s -= m(i, k) * scaled[k];
-      m(i, j) = s * inverse_pivot[j];
+    for (int i = j + 1; i < N; ++i) {
+#pragma GCC unroll 8
+      for (int k = j + 1; k <= i; ++k) l[i][k] -= l[i][j] * column[k];
+      x[i] -= l[i][j] * x[j];  // L y = b
     }
   }
+  // D Lᵀ x = y, by columns of Lᵀ from the last.
 #pragma GCC unroll 8
-  for (int i = 0; i < N; ++i) {  // L y = b
-    double s = x[i];
+  for (int i = 0; i < N; ++i) x[i] *= inverse_pivot[i];
 #pragma GCC unroll 8
-    for (int k = 0; k < i; ++k) s -= m(i, k) * x[k];
-    x[i] = s;
+  for (int i = N - 1; i > 0; --i) {
+#pragma GCC unroll 8
+    for (int k = 0; k < i; ++k) x[k] -= l[i][k] * x[i];
   }
 #pragma GCC unroll 8
-  for (int i = N - 1; i >= 0; --i) {  // D Lᵀ x = y
-    double s = x[i] * inverse_pivot[i];
-#pragma GCC unroll 8
-    for (int k = i + 1; k < N; ++k) s -= m(k, i) * x[k];
-    x[i] = s;
-  }
+  for (int i = 0; i < N; ++i) (*b)[i] = x[i];
   return true;
 }
 

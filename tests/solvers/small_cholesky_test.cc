@@ -26,11 +26,12 @@ void CheckAgainstEigen(std::mt19937_64* rng) {
     for (int i = 0; i < N; ++i) b[i] = normal(*rng);
 
     const Eigen::Matrix<double, N, 1> expected = A.llt().solve(b);
-    Eigen::Matrix<double, N, N> factor = A;
-    // Garbage in the strict upper triangle must not be read.
-    factor.template triangularView<Eigen::StrictlyUpper>().setConstant(NAN);
+    // The shift is added by the solve; garbage in the strict upper triangle
+    // must not be read.
+    Eigen::Matrix<double, N, N> lower = J.transpose() * J;
+    lower.template triangularView<Eigen::StrictlyUpper>().setConstant(NAN);
     Eigen::Matrix<double, N, 1> x = b;
-    REQUIRE(internal::CholeskySolveInPlace(&factor, &x));
+    REQUIRE(internal::CholeskySolveShifted(lower, mu, &x));
     const double scale = expected.norm() * A.norm() / A.diagonal().minCoeff();
     CHECK((x - expected).norm() <= 1e-11 * scale);
     CHECK((A * x - b).norm() <= 1e-10 * (A.norm() * x.norm() + b.norm()));
@@ -51,17 +52,17 @@ TEST_CASE("Small L D L^T solve refuses indefinite, singular and NaN matrices",
   Eigen::Matrix3d indefinite;
   indefinite << 2, 0, 0, 0, -1, 0, 0, 0, 3;
   Eigen::Vector3d b(1, 2, 3);
-  CHECK_FALSE(internal::CholeskySolveInPlace(&indefinite, &b));
+  CHECK_FALSE(internal::CholeskySolveShifted(indefinite, 0.0, &b));
 
   Eigen::Matrix3d singular;  // rank 1
   singular << 1, 2, 3, 2, 4, 6, 3, 6, 9;
   b << 1, 2, 3;
-  CHECK_FALSE(internal::CholeskySolveInPlace(&singular, &b));
+  CHECK_FALSE(internal::CholeskySolveShifted(singular, 0.0, &b));
 
   Eigen::Matrix3d with_nan = Eigen::Matrix3d::Identity();
   with_nan(2, 0) = NAN;
   b << 1, 2, 3;
-  CHECK_FALSE(internal::CholeskySolveInPlace(&with_nan, &b));
+  CHECK_FALSE(internal::CholeskySolveShifted(with_nan, 0.0, &b));
 }
 
 }  // namespace
