@@ -97,6 +97,9 @@ def test_bad_options_name_the_option(panda):
         iklab.CeresSolver(method="fast")
     with pytest.raises(ValueError, match="max_iterations"):
         iklab.CcdSolver(max_iterations=-1)
+    with pytest.raises(ValueError, match="restart_candidates must be >= 1, got 0"):
+        iklab.BoundedLmSolver(restart_candidates=0)
+    assert iklab.BoundedLmSolver(restart_candidates=2).options.restart_candidates == 2
 
 
 def test_result_carries_status_message_and_trace(panda):
