@@ -1,6 +1,7 @@
 #include "solvers/bounded_lm_solver.h"
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <random>
 #include <utility>
@@ -290,11 +291,22 @@ TEST_CASE(
   CHECK(on_bound >= 1);
 }
 
-TEST_CASE("Bounded LM's bound stall test saves evaluations on the Panda",
-          "[solvers]") {
-  // Deterministic counts, not time: 500 pose targets of the shipped Panda
-  // from mid-limits, every one solved with and without the test; with it,
-  // attempts stuck on the Panda's limits are left early.
+// The benchmark's stopping tolerances, no time budget (deterministic counts).
+BoundedLmOptions PandaBenchmarkOptions() {
+  BoundedLmOptions options;
+  options.common.time_budget_seconds = 0.0;
+  options.common.position_tolerance = 1e-5;
+  options.common.angle_tolerance = 1e-5;
+  return options;
+}
+
+// Solves 500 pose targets of the shipped Panda (the benchmark's problem, at
+// random configurations drawn from `seed`) from mid-limits with options `a`
+// and with options `b`, requires both to converge, and hands each pair of
+// results to `compare`.
+void ComparePandaSolves(
+    const BoundedLmOptions& a, const BoundedLmOptions& b, unsigned seed,
+    const std::function<void(const Result&, const Result&)>& compare) {
   const UrdfFigure urdf =
       LoadUrdfChain(testing::ShippedDataFile("robots/panda.urdf"),
                     "panda_link0", "panda_hand");
@@ -305,73 +317,58 @@ TEST_CASE("Bounded LM's bound stall test saves evaluations on the Panda",
   auto goal = std::make_shared<PositionOrientationGoal>(
       *model, "panda_hand", Eigen::Isometry3d::Identity(), 1.0, scales);
   problem.AddGoal(goal);
-  BoundedLmOptions with_test;
-  with_test.common.time_budget_seconds = 0.0;
-  with_test.common.position_tolerance = 1e-5;
-  with_test.common.angle_tolerance = 1e-5;
-  BoundedLmOptions without_test = with_test;
-  without_test.bound_stall_ratio = 0.0;
-  std::mt19937 rng(2026);
-  long evaluations_with = 0, evaluations_without = 0;
+  std::mt19937 rng(seed);
+  Data data(*model);
   for (int t = 0; t < 500; ++t) {
     const Eigen::VectorXd q_true = testing::RandomConfiguration(*model, &rng);
-    Data data(*model);
     ForwardKinematics(*model, q_true, &data);
     goal->set_target(SitePose(*model, data, model->SiteIndex("panda_hand")));
-    const Result a = Solve(problem, model->MidLimits(), with_test);
-    const Result b = Solve(problem, model->MidLimits(), without_test);
-    REQUIRE(a.converged());
-    REQUIRE(b.converged());
-    evaluations_with += a.function_evaluations;
-    evaluations_without += b.function_evaluations;
+    const Result result_a = Solve(problem, model->MidLimits(), a);
+    const Result result_b = Solve(problem, model->MidLimits(), b);
+    REQUIRE(result_a.converged());
+    REQUIRE(result_b.converged());
+    compare(result_a, result_b);
   }
+}
+
+TEST_CASE("Bounded LM's bound stall test saves evaluations on the Panda",
+          "[solvers]") {
+  // Deterministic counts, not time: with the test, attempts stuck on the
+  // Panda's limits are left early.
+  const BoundedLmOptions with_test = PandaBenchmarkOptions();
+  BoundedLmOptions without_test = with_test;
+  without_test.bound_stall_ratio = 0.0;
+  long evaluations_with = 0, evaluations_without = 0;
+  ComparePandaSolves(with_test, without_test, 2026,
+                     [&](const Result& a, const Result& b) {
+                       evaluations_with += a.function_evaluations;
+                       evaluations_without += b.function_evaluations;
+                     });
   CHECK(evaluations_with < 0.95 * evaluations_without);
 }
 
 TEST_CASE("Bounded LM's best-of-four restart points save iterations on the "
           "Panda",
           "[solvers]") {
-  // Deterministic counts, not time: 500 pose targets of the shipped Panda
-  // from mid-limits (about 30 % of them need a restart), every one solved
-  // with restarts from the lowest-cost of four random draws and from single
-  // draws. The candidates cost one residual evaluation each and no
-  // Jacobian: compare Jacobian evaluations (one per iteration).
-  const UrdfFigure urdf =
-      LoadUrdfChain(testing::ShippedDataFile("robots/panda.urdf"),
-                    "panda_link0", "panda_hand");
-  const auto model = std::make_shared<const Model>(urdf.figure.Compile());
-  Problem problem(model);
-  PositionOrientationScales scales;
-  scales.w_o = 0.4 * 0.4;
-  auto goal = std::make_shared<PositionOrientationGoal>(
-      *model, "panda_hand", Eigen::Isometry3d::Identity(), 1.0, scales);
-  problem.AddGoal(goal);
-  BoundedLmOptions best_of_four;
-  best_of_four.common.time_budget_seconds = 0.0;
-  best_of_four.common.position_tolerance = 1e-5;
-  best_of_four.common.angle_tolerance = 1e-5;
+  // Deterministic counts, not time: about 30 % of the targets need a
+  // restart from mid-limits; restarts from the lowest-cost of four random
+  // draws against single draws. The candidates cost one residual evaluation
+  // each and no Jacobian: compare Jacobian evaluations (one per iteration).
+  const BoundedLmOptions best_of_four = PandaBenchmarkOptions();
   REQUIRE(best_of_four.restart_candidates == 4);
   BoundedLmOptions single = best_of_four;
   single.restart_candidates = 1;
-  std::mt19937 rng(2027);
   long jacobians_best = 0, jacobians_single = 0, restarted = 0;
-  for (int t = 0; t < 500; ++t) {
-    const Eigen::VectorXd q_true = testing::RandomConfiguration(*model, &rng);
-    Data data(*model);
-    ForwardKinematics(*model, q_true, &data);
-    goal->set_target(SitePose(*model, data, model->SiteIndex("panda_hand")));
-    const Result a = Solve(problem, model->MidLimits(), best_of_four);
-    const Result b = Solve(problem, model->MidLimits(), single);
-    REQUIRE(a.converged());
-    REQUIRE(b.converged());
-    if (b.attempts > 1) ++restarted;
-    // Each random restart of `a` spent three more residual evaluations.
-    if (a.attempts > 2) {
-      CHECK(a.function_evaluations >= a.jacobian_evaluations + 3);
-    }
-    jacobians_best += a.jacobian_evaluations;
-    jacobians_single += b.jacobian_evaluations;
-  }
+  ComparePandaSolves(
+      best_of_four, single, 2027, [&](const Result& a, const Result& b) {
+        if (b.attempts > 1) ++restarted;
+        // Each random restart of `a` spent three more residual evaluations.
+        if (a.attempts > 2) {
+          CHECK(a.function_evaluations >= a.jacobian_evaluations + 3);
+        }
+        jacobians_best += a.jacobian_evaluations;
+        jacobians_single += b.jacobian_evaluations;
+      });
   CHECK(restarted >= 100);
   CHECK(jacobians_best < 0.9 * jacobians_single);
 }
