@@ -258,8 +258,9 @@ Result SolveWith(const BoundedLmOptions& options,
   // q_i ∓ 2π are the same pose, residual and Jacobian. Such a coordinate on
   // a bound whose step points out of the box moves by ∓2π instead of being
   // held, so the limit does not block a descent that the joint can make by
-  // turning the other way (on the UR5 from random seeds this halved the
-  // attempts that failed; README, "bounded LM iteration control").
+  // turning the other way (on the UR5 from random seeds the first attempts
+  // that failed went from 58 % to 21 %; README, "Bounded LM: best-of-four
+  // restarts, full turns, ...").
   std::array<bool, (N > 0 ? N : 1)> periodic{};
   if constexpr (kFixed) {
     const Model& model = problem.model();
