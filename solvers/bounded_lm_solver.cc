@@ -541,8 +541,7 @@ Result SolveWith(const BoundedLmOptions& options,
     if constexpr (kFixed) {
       if (kernel) return kernel->Cost(q.data());
     }
-    problem.EvaluateResiduals(q, scope.workspace(), *w.trial_residual,
-                              nullptr);
+    problem.EvaluateResiduals(q, scope.workspace(), *w.trial_residual, nullptr);
     return 0.5 * w.trial_residual->squaredNorm();
   };
 

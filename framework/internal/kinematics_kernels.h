@@ -7,10 +7,9 @@
 /// every evaluation, goals check their site when they are added), so the
 /// hot path of a solver iteration does not repeat those checks.
 
-#include <cmath>
-
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <cmath>
 
 #include "framework/model.h"
 
@@ -65,8 +64,7 @@ constexpr double C(int j) {
 inline void SinCosPolynomial(double x, double* sin_x, double* cos_x) {
   using namespace sincos_constants;
   const double k = (x * kOneOverPi + kRoundingShift) - kRoundingShift;
-  const double r =
-      ((x - k * kPiParts[0]) - k * kPiParts[1]) - k * kPiParts[2];
+  const double r = ((x - k * kPiParts[0]) - k * kPiParts[1]) - k * kPiParts[2];
   // (−1)^k without integers: h = round(k/2) and |k − 2h| is 1 for odd k.
   const double h = (k * 0.5 + kRoundingShift) - kRoundingShift;
   const double sign = 1.0 - 2.0 * std::abs(k - 2.0 * h);
@@ -76,8 +74,7 @@ inline void SinCosPolynomial(double x, double* sin_x, double* cos_x) {
   // length.
   const double sin_even =
       S(0) + w * (S(2) + w * (S(4) + w * (S(6) + w * (S(8) + w * S(10)))));
-  const double sin_odd =
-      S(1) + w * (S(3) + w * (S(5) + w * (S(7) + w * S(9))));
+  const double sin_odd = S(1) + w * (S(3) + w * (S(5) + w * (S(7) + w * S(9))));
   const double cos_even =
       C(0) + w * (C(2) + w * (C(4) + w * (C(6) + w * (C(8) + w * C(10)))));
   const double cos_odd =
@@ -107,7 +104,9 @@ inline void SinCosFixed(const double* x, double* sin_x, double* cos_x) {
   for (int i = 0; i < kLength; ++i) {
     SinCosPolynomial(x[i], &sin_x[i], &cos_x[i]);
   }
-  for (int i = 0; i < kLength; ++i) SinCosOutOfRange(x[i], &sin_x[i], &cos_x[i]);
+  for (int i = 0; i < kLength; ++i) {
+    SinCosOutOfRange(x[i], &sin_x[i], &cos_x[i]);
+  }
 }
 
 /// Writes R_out = R_in * Rot(axis, angle) for a coordinate axis. Only two

@@ -114,11 +114,11 @@ class SiteGoalKernel {
   }
 
   /// The stopping test of SolveScope::WithinTolerance for the goal at the
-  /// last evaluated q (Evaluate or Cost), with the goal's own error formulas (its Error():
-  /// ‖p_WT − p_WS‖ and the rotation angle of R_WGᵀ R_WS) on the kernel's
-  /// site pose, so exactly as strict. The position test (a norm) comes
-  /// first; the angle (a quaternion and an atan2) only once it passes. A NaN
-  /// error is never within tolerance.
+  /// last evaluated q (Evaluate or Cost), with the goal's own error formulas
+  /// (its Error(): ‖p_WT − p_WS‖ and the rotation angle of R_WGᵀ R_WS) on
+  /// the kernel's site pose, so exactly as strict. The position test (a norm)
+  /// comes first; the angle (a quaternion and an atan2) only once it passes. A
+  /// NaN error is never within tolerance.
   bool WithinTolerance(double position_tolerance, double angle_tolerance) const;
 
   /// The goal's Error() at the last evaluated q, from the kernel's site pose
@@ -172,8 +172,10 @@ class SiteGoalKernel {
   static Vec Add(const Vec& a, const Vec& b) {
     return {a.x + b.x, a.y + b.y, a.z + b.z};
   }
-  static Vec Scale(const Vec& a, double s) { return {a.x * s, a.y * s, a.z * s}; }
-  // a·u + b·v + c·w, summed left to right as Eigen sums the same expression.
+  static Vec Scale(const Vec& a, double s) {
+    return {a.x * s, a.y * s, a.z * s};
+  }
+  // a·u + b·v + c·w, summed left to right.
   static Vec Combine(const Vec& a, double u, const Vec& b, double v,
                      const Vec& c, double w) {
     return {a.x * u + b.x * v + c.x * w, a.y * u + b.y * v + c.y * w,
@@ -183,13 +185,16 @@ class SiteGoalKernel {
     return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z,
             a.x * b.y - a.y * b.x};
   }
-  static Vec FromEigen(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
+  static Vec FromEigen(const Eigen::Vector3d& v) {
+    return {v.x(), v.y(), v.z()};
+  }
   static Eigen::Vector3d ToEigen(const Vec& v) { return {v.x, v.y, v.z}; }
 
   // Forward pass: the world pose of each moving joint after its rotation
   // (only its axis a_k and origin o_k are kept, for the Jacobian) and the
-  // site pose, at q. The sums are FK's (framework/kinematics.cc), term for
-  // term.
+  // site pose, at q. The products are FK's (framework/kinematics.cc) but
+  // summed left to right, where Eigen sums some entries of a 3 × 3 product
+  // as t₀ + (t₁ + t₂): equal to FK to rounding (tested to 1e-12).
   void ForwardPass(const double* q) {
     double angle[N], sin_q[N], cos_q[N];
     for (int k = 0; k < num_joints_; ++k) angle[k] = q[joints_[k].dof];

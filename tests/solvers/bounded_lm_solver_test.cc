@@ -347,9 +347,9 @@ TEST_CASE("Bounded LM's bound stall test saves evaluations on the Panda",
   CHECK(evaluations_with < 0.95 * evaluations_without);
 }
 
-TEST_CASE("Bounded LM's best-of-four restart points save iterations on the "
-          "Panda",
-          "[solvers]") {
+TEST_CASE(
+    "Bounded LM's best-of-four restart points save iterations on the Panda",
+    "[solvers]") {
   // Deterministic counts, not time: about 30 % of the targets need a
   // restart from mid-limits; restarts from the lowest-cost of four random
   // draws against single draws. The candidates cost one residual evaluation
