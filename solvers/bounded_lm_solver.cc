@@ -12,6 +12,7 @@
 #include <Eigen/Cholesky>
 
 #include "framework/internal/check.h"
+#include "solvers/internal/restart_pool.h"
 #include "solvers/internal/site_goal_kernel.h"
 #include "solvers/internal/small_cholesky.h"
 
@@ -47,6 +48,9 @@ bool BoundedLmOptions::IsValid(std::string* why) const {
   } else if (restart_candidates < 1) {
     reason =
         StrCat("restart_candidates must be >= 1, got ", restart_candidates);
+  } else if (restart_pool < 0 || restart_pool > kMaxRestartPool) {
+    reason = StrCat("restart_pool must be in [0, ", kMaxRestartPool, "], got ",
+                    restart_pool);
   }
   if (why != nullptr) *why = reason;
   return reason.empty();
@@ -134,37 +138,24 @@ double WorkspaceBytes(int m, int n) {
                                              : 2.0 * md * nd + 3.0 * nd * nd);
 }
 
-// Starting point of attempt k: q0 (projected), then the middle of the box,
-// then uniform random points in it. Unbounded sides fall back to [−π, π]
-// around 0 (revolute joints without limits), which is where a random start
-// is meaningful; a one-sided bound keeps its finite side. When q0 already is
-// the middle (a mid-limits seed), attempt 1 draws a random point instead of
-// repeating attempt 0 exactly (that repeat cost the mid-limits p99 ~10 %).
-// The generator is seeded at its first draw: most solves never restart
-// twice, and seeding a std::mt19937_64 is a fixed cost of ~2,000
-// instructions. Returns true if the point was drawn at random.
-bool StartingPoint(int attempt, const Eigen::VectorXd& start,
-                   const Eigen::VectorXd& lower, const Eigen::VectorXd& upper,
-                   std::uint64_t seed, std::optional<std::mt19937_64>* rng,
-                   Eigen::VectorXd* q) {
+// Starting point of attempt k, if it is not a random one: q0 (projected) for
+// k = 0, the middle of the box (of the coordinates' sampling intervals) for
+// k = 1 — unless q0 already is the middle (a mid-limits seed), whose exact
+// repeat cost the mid-limits p99 ~10 %. Returns false when attempt k starts
+// from a random point instead (k ≥ 2, or k = 1 at a mid-limits seed).
+bool FixedStartingPoint(int attempt, const Eigen::VectorXd& start,
+                        const Eigen::VectorXd& lower,
+                        const Eigen::VectorXd& upper, Eigen::VectorXd* q) {
   if (attempt == 0) {
     *q = start;
-    return false;
+    return true;
   }
-  if (attempt > 1 && !rng->has_value()) rng->emplace(seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  if (attempt > 1) return false;
   for (Eigen::Index i = 0; i < q->size(); ++i) {
-    double lo = std::isfinite(lower[i]) ? lower[i] : -M_PI;
-    double hi = std::isfinite(upper[i]) ? upper[i] : M_PI;
-    if (lo > hi) std::swap(lo, hi);  // one-sided bound beyond ±π
-    lo = std::max(lo, lower[i]);
-    hi = std::min(hi, upper[i]);
-    (*q)[i] = attempt == 1 ? 0.5 * (lo + hi) : lo + (hi - lo) * unit(**rng);
+    const auto [lo, hi] = internal::SamplingInterval(lower[i], upper[i]);
+    (*q)[i] = 0.5 * (lo + hi);
   }
-  if (attempt == 1 && *q == start) {
-    return StartingPoint(2, start, lower, upper, seed, rng, q);
-  }
-  return attempt > 1;
+  return *q != start;
 }
 
 // "converged after <iterations> iterations in <attempts> attempt(s)",
@@ -545,26 +536,63 @@ Result SolveWith(const BoundedLmOptions& options,
     return 0.5 * w.trial_residual->squaredNorm();
   };
 
+  // A random restart point into w.q. On the kernel path: the lowest-cost
+  // point of the restart pool (restart_pool.h) not yet tried in this solve,
+  // the pool ranked for this target at the first random restart. Otherwise,
+  // and once the pool is spent: the lowest-cost of restart_candidates fresh
+  // draws, from a generator seeded at its first draw (seeding a
+  // std::mt19937_64 is ~2,000 instructions, and most solves never draw) that
+  // continues the pool's sequence, so no pool point is drawn again.
+  std::shared_ptr<const internal::RestartPool> pool;
+  std::vector<double> pool_costs;  // +∞ once tried
+  int pool_tried = 0;
+  const auto restart_point = [&] {
+    if constexpr (kFixed) {
+      if (kernel && pool_tried < options.restart_pool) {
+        if (pool == nullptr) {
+          pool = internal::RestartPool::Get(
+              problem.shared_model(), kernel->site(), lower, upper,
+              options.seed, options.restart_pool,
+              [&](const double* q, double* pose) {
+                kernel->SitePose(q, pose);
+              });
+          pool_costs.resize(pool->size());
+          kernel->PoolCosts(*pool, pool_costs.data());
+        }
+        const int best = static_cast<int>(
+            std::min_element(pool_costs.begin(), pool_costs.end()) -
+            pool_costs.begin());
+        pool_costs[best] = kInfinity;
+        ++pool_tried;
+        std::copy(pool->q(best), pool->q(best) + n, w.q.data());
+        return;
+      }
+    }
+    if (!rng.has_value()) {
+      rng.emplace(options.seed);
+      if (pool != nullptr) rng->discard(std::uint64_t(pool->size()) * n);
+    }
+    internal::DrawUniform(lower, upper, &*rng, &w.q);
+    if (options.restart_candidates == 1) return;
+    double lowest = cost_at(w.q);
+    for (int c = 1; c < options.restart_candidates; ++c) {
+      if constexpr (N == Eigen::Dynamic) {
+        if (scope.OutOfTime()) break;  // an evaluation of a long chain
+      }
+      internal::DrawUniform(lower, upper, &*rng, &w.trial_q);
+      const double cost = cost_at(w.trial_q);
+      if (cost < lowest) {
+        lowest = cost;
+        w.q.swap(w.trial_q);
+      }
+    }
+  };
+
   SolveStatus status = SolveStatus::kUnreachable;
   int attempt = 0;
   while (attempt < options.max_attempts && status == SolveStatus::kUnreachable) {
-    const bool random = StartingPoint(attempt++, scope.start(), lower, upper,
-                                      options.seed, &rng, &w.q);
-    // A random start is the best of restart_candidates draws by cost.
-    if (random && options.restart_candidates > 1) {
-      double lowest = cost_at(w.q);
-      for (int c = 1; c < options.restart_candidates; ++c) {
-        if constexpr (N == Eigen::Dynamic) {
-          if (scope.OutOfTime()) break;  // an evaluation of a long chain
-        }
-        StartingPoint(2, scope.start(), lower, upper, options.seed, &rng,
-                      &w.trial_q);
-        const double cost = cost_at(w.trial_q);
-        if (cost < lowest) {
-          lowest = cost;
-          w.q.swap(w.trial_q);
-        }
-      }
+    if (!FixedStartingPoint(attempt++, scope.start(), lower, upper, &w.q)) {
+      restart_point();
     }
     status = run_attempt(/*may_stall=*/true);
   }

@@ -42,9 +42,13 @@
 /// iteration on) — the signature of a local minimum on the limits, where
 /// most failing attempts end on arms like the Panda. The next attempt starts
 /// at the middle of the bounds, later ones at seeded random points in the box
-/// (std::mt19937_64, so the same seed gives the same answer): each the one of
-/// restart_candidates uniform draws with the lowest cost ½‖R‖², which costs
-/// a residual evaluation per draw and no Jacobian. The best pose over all
+/// (std::mt19937_64, so the same seed gives the same answer). On a problem of
+/// one position, orientation or pose goal on a 6/7-coordinate arm these come
+/// from a pool of restart_pool uniform points kept, with the site pose of
+/// each, between solves: a restart takes the pool's lowest-cost point not yet
+/// tried, ranked without a forward pass. Elsewhere, and beyond the pool, a
+/// restart takes the one of restart_candidates fresh uniform draws with the
+/// lowest cost ½‖R‖², a residual evaluation per draw. The best pose over all
 /// attempts is returned; when every attempt gave up, it is polished without
 /// the stall tests, so an unreachable goal ends at a stationary closest
 /// point.
@@ -61,7 +65,8 @@
 /// 6 robots × 2 seed modes with target seeds 101–103 (`iklab bench
 /// --solvers bounded-lm --seed 101` …, 5,000 targets each), by the mean
 /// number of evaluations per solve with every target solved, and
-/// restart_candidates on seeds 101–102 by the mean time per solve; they are
+/// restart_candidates and restart_pool on seeds 101–102 by the mean time per
+/// solve; they are
 /// reported on the default seed 1, which was not used to choose them
 /// (README, "bounded LM iteration control").
 ///
@@ -135,6 +140,18 @@ struct BoundedLmOptions {
   /// starts from the one with the lowest cost ½‖R‖² (one residual evaluation
   /// each, no Jacobian). ≥ 1; 1 starts from the first draw.
   int restart_candidates = 4;
+  /// Random restarts on problems of one position, orientation or pose goal
+  /// on a 6/7-coordinate arm (and nothing else) come from a pool of this
+  /// many uniform points in the box, drawn from `seed` once and kept, with
+  /// the site pose of each, for every later solve of the same model object,
+  /// site, box and seed: each restart starts from the pool's lowest-cost
+  /// point not yet tried in the solve, which costs no forward pass. Restarts
+  /// beyond the pool (and all on other problems) use restart_candidates.
+  /// Building the pool costs restart_pool forward passes (~27 µs at 128 on a
+  /// 7-DOF arm), once; whether a solve builds it or finds it kept does not
+  /// change its answer. In [0, kMaxRestartPool]; 0 turns the pool off.
+  int restart_pool = 128;
+  static constexpr int kMaxRestartPool = 1 << 16;
   /// Seed of the restart points.
   std::uint64_t seed = 1;
 

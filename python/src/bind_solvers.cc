@@ -281,7 +281,7 @@ void BindSolvers(py::module_& m) {
       IKLAB_FIELD(BoundedLmOptions, stall_ratio) IKLAB_FIELD(BoundedLmOptions, bound_stall_ratio)
       IKLAB_FIELD(BoundedLmOptions, max_damping) IKLAB_FIELD(BoundedLmOptions, max_attempts)
       IKLAB_FIELD(BoundedLmOptions, restart_candidates)
-      IKLAB_FIELD(BoundedLmOptions, seed);
+      IKLAB_FIELD(BoundedLmOptions, restart_pool) IKLAB_FIELD(BoundedLmOptions, seed);
   SolverClass<BoundedLmSolver, BoundedLmOptions>(m, "BoundedLmSolver",
                                                  "Bounded Levenberg-Marquardt with restarts.");
 

@@ -42,6 +42,7 @@
 #include "constraints/problem.h"
 #include "framework/internal/kinematics_kernels.h"
 #include "framework/model.h"
+#include "solvers/internal/restart_pool.h"
 
 namespace iklab::internal {
 
@@ -113,6 +114,36 @@ class SiteGoalKernel {
     return 0.5 * r.squaredNorm();
   }
 
+  /// The site pose at q as RestartPool keeps it: p_WS, then the first two
+  /// columns of R_WS (RestartPool::kPoseValues values into `pose`).
+  /// @pre as Evaluate.
+  void SitePose(const double* q, double* pose) {
+    ForwardPass(q);
+    for (const Vec* v : {&p_WS_, &x_WS_, &y_WS_}) {
+      *pose++ = v->x;
+      *pose++ = v->y;
+      *pose++ = v->z;
+    }
+  }
+
+  /// ‖R‖² (twice the cost ½‖R‖²) at each point of `pool` for the current
+  /// target, from the pool's site poses (no forward pass), into costs.
+  void PoolCosts(const RestartPool& pool, double* costs) const {
+    double target[RestartPool::kPoseValues];
+    double weights[3] = {0.0, 0.0, 0.0};
+    for (int c = 0; c < 3; ++c) {
+      target[c] = spec_.p_WT[c];
+      target[3 + c] = spec_.R_WG(c, 0);
+      target[6 + c] = spec_.R_WG(c, 1);
+    }
+    if constexpr (M != 6) weights[0] = spec_.s_p * spec_.s_p;
+    if constexpr (M != 3) {
+      weights[1] = spec_.s_x * spec_.s_x;
+      weights[2] = spec_.s_y * spec_.s_y;
+    }
+    pool.Costs(target, weights, costs);
+  }
+
   /// The stopping test of SolveScope::WithinTolerance for the goal at the
   /// last evaluated q (Evaluate or Cost), with the goal's own error formulas
   /// (its Error(): ‖p_WT − p_WS‖ and the rotation angle of R_WGᵀ R_WS) on
@@ -133,6 +164,8 @@ class SiteGoalKernel {
     X_WS.translation() = ToEigen(p_WS_);
     return X_WS;
   }
+  /// The goal's site.
+  int site() const { return spec_.site; }
   /// Moving joints between the root and the site (≤ N).
   int num_joints() const { return num_joints_; }
 

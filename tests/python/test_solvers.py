@@ -100,6 +100,9 @@ def test_bad_options_name_the_option(panda):
     with pytest.raises(ValueError, match="restart_candidates must be >= 1, got 0"):
         iklab.BoundedLmSolver(restart_candidates=0)
     assert iklab.BoundedLmSolver(restart_candidates=2).options.restart_candidates == 2
+    with pytest.raises(ValueError, match=r"restart_pool must be in \[0, 65536\], got -1"):
+        iklab.BoundedLmSolver(restart_pool=-1)
+    assert iklab.BoundedLmSolver(restart_pool=0).options.restart_pool == 0
 
 
 def test_result_carries_status_message_and_trace(panda):
