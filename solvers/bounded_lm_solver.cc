@@ -4,7 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <optional>
+#include <memory>
 #include <random>
 #include <utility>
 #include <vector>
@@ -189,16 +189,21 @@ Result SolveWith(const BoundedLmOptions& options,
   Workspace<M, N> w(m, n, N == Eigen::Dynamic && UseDualForm(m, n));
   const bool dual = w.small_system.size() > 0;
   std::vector<GoalError> errors(problem.goals().size());
-  std::optional<std::mt19937_64> rng;
+  // Made at the first fresh draw (see restart_point): most solves never
+  // draw, and a std::mt19937_64 is 2.5 KB to set up (an empty std::optional
+  // of it is zero-filled).
+  std::unique_ptr<std::mt19937_64> rng;
 
   // One position, orientation or pose goal on a 6/7-coordinate chain and
   // nothing else: the fused kernel (solvers/internal/site_goal_kernel.h)
-  // instead of Problem::EvaluateResiduals. Its type is a placeholder on the
-  // dynamic-size path, which never creates one.
+  // instead of Problem::EvaluateResiduals; null when the problem does not
+  // qualify. Its type is a placeholder on the dynamic-size path, where it
+  // stays null.
   constexpr bool kFixed = N != Eigen::Dynamic;
   using Kernel = internal::SiteGoalKernel<kFixed ? M : 3, kFixed ? N : 6>;
-  std::optional<Kernel> kernel;
-  if constexpr (kFixed) kernel = Kernel::Create(problem);
+  Kernel kernel_storage;
+  Kernel* const kernel =
+      kFixed && kernel_storage.Init(problem) ? &kernel_storage : nullptr;
   const SolveOptions& common = scope.options();
 
   // Accepted steps swap the buffer pointers, so a Ref to a buffer is made
@@ -217,12 +222,13 @@ Result SolveWith(const BoundedLmOptions& options,
   };
   // The stopping test at w.q, which the last evaluation was at: from the
   // kernel's site pose, or from the FK that evaluation left in the
-  // workspace (no other FK pass either way).
+  // workspace (no other FK pass either way). Either leaves the goal errors
+  // it passed on in `errors`.
   const auto within_tolerance = [&] {
     if constexpr (kFixed) {
       if (kernel) {
         return kernel->WithinTolerance(common.position_tolerance,
-                                       common.angle_tolerance);
+                                       common.angle_tolerance, &errors[0]);
       }
     }
     problem.GoalErrorsFromWorkspace(w.q, *scope.workspace(), &errors);
@@ -568,18 +574,18 @@ Result SolveWith(const BoundedLmOptions& options,
         return;
       }
     }
-    if (!rng.has_value()) {
-      rng.emplace(options.seed);
+    if (rng == nullptr) {
+      rng = std::make_unique<std::mt19937_64>(options.seed);
       if (pool != nullptr) rng->discard(std::uint64_t(pool->size()) * n);
     }
-    internal::DrawUniform(lower, upper, &*rng, &w.q);
+    internal::DrawUniform(lower, upper, rng.get(), &w.q);
     if (options.restart_candidates == 1) return;
     double lowest = cost_at(w.q);
     for (int c = 1; c < options.restart_candidates; ++c) {
       if constexpr (N == Eigen::Dynamic) {
         if (scope.OutOfTime()) break;  // an evaluation of a long chain
       }
-      internal::DrawUniform(lower, upper, &*rng, &w.trial_q);
+      internal::DrawUniform(lower, upper, rng.get(), &w.trial_q);
       const double cost = cost_at(w.trial_q);
       if (cost < lowest) {
         lowest = cost;
@@ -607,9 +613,6 @@ Result SolveWith(const BoundedLmOptions& options,
     w.best_q = w.q;
     // The last evaluation and stopping test were at w.q: Finish takes their
     // potential and goal errors instead of evaluating the pose again.
-    if constexpr (kFixed) {
-      if (kernel) errors[0] = kernel->Error();
-    }
     scope.SetFinalEvaluation(&w.best_q, 0.5 * w.residual->squaredNorm(),
                              errors);
   }

@@ -101,24 +101,18 @@ bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
 
 template <int M, int N>
 bool SiteGoalKernel<M, N>::WithinTolerance(double position_tolerance,
-                                           double angle_tolerance) const {
+                                           double angle_tolerance,
+                                           GoalError* error) const {
+  *error = GoalError{};
   if constexpr (M != 6) {
-    const double position = (spec_.p_WT - ToEigen(p_WS_)).norm();
-    if (!(position <= position_tolerance)) return false;
+    error->position = (spec_.p_WT - ToEigen(p_WS_)).norm();
+    if (!(error->position <= position_tolerance)) return false;
   }
   if constexpr (M != 3) {
-    const double angle = RotationAngle(spec_.R_WG, SiteRotation());
-    if (!(angle <= angle_tolerance)) return false;
+    error->angle = RotationAngle(spec_.R_WG, SiteRotation());
+    if (!(error->angle <= angle_tolerance)) return false;
   }
   return true;
-}
-
-template <int M, int N>
-GoalError SiteGoalKernel<M, N>::Error() const {
-  GoalError error;
-  if constexpr (M != 6) error.position = (spec_.p_WT - ToEigen(p_WS_)).norm();
-  if constexpr (M != 3) error.angle = RotationAngle(spec_.R_WG, SiteRotation());
-  return error;
 }
 
 template class SiteGoalKernel<3, 6>;

@@ -84,14 +84,19 @@ class SiteGoalKernel {
   /// The kernel for `problem` if it qualifies (ReadSiteGoal, M rows, nq = N),
   /// else nullopt: the caller keeps the generic path.
   static std::optional<SiteGoalKernel> Create(const Problem& problem) {
-    SiteGoalSpec spec;
-    if (problem.nq() != N || problem.num_residuals() != M ||
-        !ReadSiteGoal(problem, &spec)) {
-      return std::nullopt;
-    }
     std::optional<SiteGoalKernel> kernel(std::in_place);
-    if (!kernel->Build(problem.model(), spec)) return std::nullopt;
+    if (!kernel->Init(problem)) kernel.reset();
     return kernel;
+  }
+
+  /// Makes this the kernel for `problem` and returns true if it qualifies
+  /// (as Create); false otherwise. For a kernel in the caller's storage:
+  /// the solver's per-solve set-up, where an empty std::optional of the
+  /// ~1.5 KB kernel is zero-filled at construction.
+  bool Init(const Problem& problem) {
+    SiteGoalSpec spec;
+    return problem.nq() == N && problem.num_residuals() == M &&
+           ReadSiteGoal(problem, &spec) && Build(problem.model(), spec);
   }
 
   /// Residual R(q) and Jacobian ∂R/∂q, as Problem::EvaluateResiduals would
@@ -149,13 +154,12 @@ class SiteGoalKernel {
   /// (its Error(): ‖p_WT − p_WS‖ and the rotation angle of R_WGᵀ R_WS) on
   /// the kernel's site pose, so exactly as strict. The position test (a norm)
   /// comes first; the angle (a quaternion and an atan2) only once it passes. A
-  /// NaN error is never within tolerance.
-  bool WithinTolerance(double position_tolerance, double angle_tolerance) const;
-
-  /// The goal's Error() at the last evaluated q, from the kernel's site pose
-  /// (position for position and pose goals, angle for orientation and pose
-  /// goals; the other fields 0).
-  GoalError Error() const;
+  /// NaN error is never within tolerance. `*error` receives the errors it
+  /// computed (position for position and pose goals, angle for orientation
+  /// and pose goals; fields not computed are 0): when the test passes, the
+  /// goal's Error() at that q, for the solver's result.
+  bool WithinTolerance(double position_tolerance, double angle_tolerance,
+                       GoalError* error) const;
 
   /// Site pose X_WS at the last evaluated q.
   Eigen::Isometry3d site_pose() const {
@@ -169,8 +173,10 @@ class SiteGoalKernel {
   /// Moving joints between the root and the site (≤ N).
   int num_joints() const { return num_joints_; }
 
-  /// Use Create(); public for std::optional's in-place construction.
-  SiteGoalKernel() = default;
+  /// Then Init(). User-provided, not defaulted: value-initialization (as
+  /// std::optional's in-place construction does) would otherwise zero the
+  /// whole object before Build writes it.
+  SiteGoalKernel() {}  // NOLINT(modernize-use-equals-default)
 
  private:
   struct Joint {

@@ -247,7 +247,13 @@ TEST_CASE(
         typename Kernel::ResidualVector r;
         typename Kernel::JacobianMatrix J;
         kernel->Evaluate(q.data(), &r, &J);
-        got = kernel->WithinTolerance(tolerance, tolerance);
+        GoalError error;
+        got = kernel->WithinTolerance(tolerance, tolerance, &error);
+        if (got) {
+          // Passed: the goal's errors, for the solver's result.
+          CHECK(std::abs(error.position - errors[0].position) <= 1e-12);
+          CHECK(std::abs(error.angle - errors[0].angle) <= 1e-12);
+        }
       };
       if (rows == 3) run(SiteGoalKernel<3, 7>::Create(problem));
       if (rows == 6) run(SiteGoalKernel<6, 7>::Create(problem));
