@@ -45,6 +45,37 @@ bool ReadSiteGoal(const Problem& problem, SiteGoalSpec* spec) {
   return false;
 }
 
+namespace {
+
+// A rotation within rounding of a signed permutation (every entry within
+// kSnap of 0 or ±1): *P gets that permutation. kSnap is a few units in the
+// last place of 1: the ±90° turns of URDFs written with π/2 to double
+// precision leave cos(π/2) ≈ 6e-17 in their matrices, while one written as
+// 1.5708 (cos ≈ −4e-6) is a different rotation and stays as it is.
+bool SnapToSignedPermutation(const Eigen::Matrix3d& R, Eigen::Matrix3d* P) {
+  constexpr double kSnap = 1e-15;
+  for (int i = 0; i < 3; ++i) {
+    int ones = 0;
+    for (int j = 0; j < 3; ++j) {
+      const double x = R(i, j);
+      if (std::abs(x) <= kSnap) {
+        (*P)(i, j) = 0.0;
+      } else if (std::abs(std::abs(x) - 1.0) <= kSnap) {
+        (*P)(i, j) = x > 0.0 ? 1.0 : -1.0;
+        ++ones;
+      } else {
+        return false;
+      }
+    }
+    if (ones != 1) return false;
+  }
+  // One ±1 per row; a rotation's columns are orthonormal, so also one per
+  // column, and det = +1 (the result stays a rotation).
+  return P->determinant() == 1.0;
+}
+
+}  // namespace
+
 template <int M, int N>
 bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
   constexpr SiteGoalRows kRows = M == 3   ? SiteGoalRows::kPosition
@@ -73,6 +104,8 @@ bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
     return pending_identity ? X : Eigen::Isometry3d(pending * X);
   };
   num_joints_ = 0;
+  // R_WJ = Φ T (see Joint): T so far, a signed permutation.
+  Eigen::Matrix3d T = Eigen::Matrix3d::Identity();
   for (int k = length - 1; k >= 0; --k) {
     const int step = path[k];
     if (model.dof(step) < 0) {
@@ -83,19 +116,39 @@ bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
     if (num_joints_ == N) return false;  // cannot happen: dofs are distinct
     const Eigen::Isometry3d X_PJ = fold(model.X_PJ(step));
     Joint& joint = joints_[num_joints_++];
-    joint.R_PJ = X_PJ.linear();
-    joint.p_PJ = X_PJ.translation();
-    joint.axis = model.axis(step);
+    // Products with T are exact: each entry is one entry of the other
+    // factor, possibly negated.
+    joint.p_PJ = T * X_PJ.translation();
+    Eigen::Matrix3d P;
+    if (X_PJ.linear() == Eigen::Matrix3d::Identity()) {
+      joint.multiply_rotation = false;
+    } else if (SnapToSignedPermutation(X_PJ.linear(), &P)) {
+      joint.multiply_rotation = false;
+      T = T * P;
+    } else {
+      joint.multiply_rotation = true;
+      joint.R_PJ = T * X_PJ.linear();
+      T.setIdentity();
+    }
+    joint.axis = T * model.axis(step);
+    joint.axis_sign = 1.0;
+    joint.axis_kind = AxisKind::kGeneral;
+    for (int i = 0; i < 3; ++i) {
+      const Eigen::Vector3d& a = joint.axis;
+      if (std::abs(a[i]) == 1.0 && a[(i + 1) % 3] == 0.0 &&
+          a[(i + 2) % 3] == 0.0) {
+        joint.axis_kind = static_cast<AxisKind>(i);  // kX, kY, kZ
+        joint.axis_sign = a[i];
+      }
+    }
     joint.dof = model.dof(step);
     joint.kind = model.kind(step);
-    joint.axis_kind = model.axis_kind(step);
-    joint.pure_translation = joint.R_PJ == Eigen::Matrix3d::Identity();
     pending.setIdentity();
     pending_identity = true;
   }
   const Eigen::Isometry3d X_LS = fold(model.X_FS(spec.site));
-  R_LS_ = X_LS.linear();
-  p_LS_ = X_LS.translation();
+  R_LS_ = T * X_LS.linear();
+  p_LS_ = T * X_LS.translation();
   return true;
 }
 

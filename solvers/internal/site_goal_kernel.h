@@ -179,17 +179,31 @@ class SiteGoalKernel {
   SiteGoalKernel() {}  // NOLINT(modernize-use-equals-default)
 
  private:
+  // The forward pass keeps R_WJ as three column vectors Φ = [c0 c1 c2]
+  // with R_WJ = Φ T, where T is a signed permutation known when the kernel
+  // is built: a fixed rotation that is one (the ±90° and 180° turns between
+  // the joints of most real arms' URDFs) only changes T and costs nothing
+  // at run time, instead of a 3 × 3 product per joint. Since T is a
+  // rotation, T Rot(a, q) = Rot(T a, q) T: the joint turns Φ about T a,
+  // which is then again a signed coordinate axis. Build expresses every
+  // constant below in Φ's frame.
   struct Joint {
     // Fixed transform from the previous moving joint's frame (after its
     // motion; the world for the first joint) to this joint's frame before
-    // its motion: X_PJ of the step with every fixed step in between folded.
+    // its motion: X_PJ of the step with every fixed step in between folded,
+    // in Φ's frame (T p_PJ, and T R_PJ when it is multiplied).
     Eigen::Matrix3d R_PJ;
     Eigen::Vector3d p_PJ;
+    // The joint axis in Φ's frame: axis_sign times the unit axis of
+    // axis_kind, or `axis` itself for kGeneral.
     Eigen::Vector3d axis;
+    double axis_sign = 1.0;
     int dof = 0;
     StepKind kind = StepKind::kRevolute;
     AxisKind axis_kind = AxisKind::kGeneral;
-    bool pure_translation = false;  // R_PJ is exactly I: skip the product
+    // Φ ← Φ R_PJ at this joint; false when the fixed rotation is I or was
+    // folded into T.
+    bool multiply_rotation = true;
   };
 
   // Steps from the root to the site at most (fixed ones included): an arm
@@ -257,7 +271,7 @@ class SiteGoalKernel {
       // X_WJ = X_WP * X_PJ * A(q): the parent's pose is the previous joint's.
       p_WJ = Add(p_WJ, Combine(c0, joint.p_PJ.x(), c1, joint.p_PJ.y(), c2,
                                joint.p_PJ.z()));
-      if (!joint.pure_translation) {
+      if (joint.multiply_rotation) {
         const Vec b0 = c0, b1 = c1, b2 = c2;
         const Eigen::Matrix3d& R = joint.R_PJ;
         c0 = Combine(b0, R(0, 0), b1, R(1, 0), b2, R(2, 0));
@@ -265,23 +279,24 @@ class SiteGoalKernel {
         c2 = Combine(b0, R(0, 2), b1, R(1, 2), b2, R(2, 2));
       }
       const bool prismatic = joint.kind == StepKind::kPrismatic;
-      const double c = cos_q[k], s = sin_q[k];
+      // Rot(−e, q) = Rot(e, −q): the sign goes into sin q (exactly).
+      const double c = cos_q[k], s = joint.axis_sign * sin_q[k];
       switch (joint.axis_kind) {
         case AxisKind::kX:
           if (!prismatic) rotate(&c1, &c2, c, s);
-          axis_[k] = c0;
+          axis_[k] = Scale(c0, joint.axis_sign);
           break;
         case AxisKind::kY:
           if (!prismatic) rotate(&c2, &c0, c, s);
-          axis_[k] = c1;
+          axis_[k] = Scale(c1, joint.axis_sign);
           break;
         case AxisKind::kZ:
           if (!prismatic) rotate(&c0, &c1, c, s);
-          axis_[k] = c2;
+          axis_[k] = Scale(c2, joint.axis_sign);
           break;
         case AxisKind::kGeneral: {
-          // Off the hot path of real arms (their axes are coordinate axes
-          // once the fixed rotations are folded): through Rotate, as FK.
+          // Off the hot path of real arms (their axes are signed coordinate
+          // axes in Φ's frame): through Rotate, as FK.
           Eigen::Matrix3d R_WJ;
           R_WJ << ToEigen(c0), ToEigen(c1), ToEigen(c2);
           if (!prismatic) Rotate(R_WJ, R_WJ, joint.axis_kind, joint.axis, c, s);
@@ -362,7 +377,8 @@ class SiteGoalKernel {
   SiteGoalSpec spec_;
   int num_joints_ = 0;
   std::array<Joint, N> joints_;
-  // Last moving joint's frame to the site (fixed steps and X_FS folded).
+  // Last moving joint's frame to the site (fixed steps and X_FS folded), in
+  // Φ's frame.
   Eigen::Matrix3d R_LS_ = Eigen::Matrix3d::Identity();
   Eigen::Vector3d p_LS_ = Eigen::Vector3d::Zero();
   // Per evaluation: world axes and origins of the moving joints, site pose

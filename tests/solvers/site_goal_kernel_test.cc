@@ -184,6 +184,57 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "The fused kernel equals the generic path where fixed rotations are "
+    "quarter and half turns, near ones and others, with signed axes",
+    "[solvers]") {
+  // The kernel folds a fixed rotation that is a signed permutation to
+  // rounding (±90° and 180° about coordinate axes, composed) into its
+  // column bookkeeping and turns the joints about the permuted, possibly
+  // negated, axes; 1.5708 rad (not π/2 to double precision) and 0.4 rad are
+  // multiplied. Prismatic joints move along permuted axes.
+  const auto turn = [](double angle, const Eigen::Vector3d& axis) {
+    return Eigen::AngleAxisd(angle, axis).toRotationMatrix();
+  };
+  const Eigen::Vector3d x = Eigen::Vector3d::UnitX(),
+                        y = Eigen::Vector3d::UnitY(),
+                        z = Eigen::Vector3d::UnitZ();
+  const std::vector<Eigen::Matrix3d> rotations = {
+      turn(M_PI / 2, x),
+      turn(-M_PI / 2, x) * turn(-M_PI / 2, y),
+      turn(M_PI, z),
+      turn(1.5708, x),
+      turn(M_PI / 2, y) * turn(M_PI, x),
+      turn(0.4, Eigen::Vector3d(1, 2, 3).normalized()),
+      turn(-M_PI / 2, z)};
+  const std::vector<Eigen::Vector3d> axes = {z, -z, y, -x, x, -y, z};
+  std::mt19937 rng(15);
+  for (int variant = 0; variant < 2; ++variant) {
+    Figure f("base");
+    std::string parent = "base";
+    for (int i = 0; i < 7; ++i) {
+      Joint j;
+      j.name = "j" + std::to_string(i);
+      j.parent = parent;
+      j.child = "l" + std::to_string(i);
+      // The second variant has two prismatic joints.
+      j.kind = variant == 1 && (i == 2 || i == 5) ? JointKind::kPrismatic
+                                                  : JointKind::kRevolute;
+      j.axis = axes[(i + variant) % 7];
+      j.X_PJ.linear() = rotations[(i + 3 * variant) % 7];
+      j.X_PJ.translation() = testing::RandomPoint(&rng, 0.3);
+      j.WithLimits(-2.0, 2.0);
+      f.AddJoint(j);
+      parent = j.child;
+    }
+    Eigen::Isometry3d X_LS = Eigen::Isometry3d::Identity();
+    X_LS.linear() = turn(M_PI / 2, y);
+    X_LS.translation() = Eigen::Vector3d(0.1, 0, 0.05);
+    f.AddSite({"hand", parent, X_LS});
+    CHECK(CheckAgainstGeneric<7>(Compiled(f), "hand", &rng) == 6);
+  }
+}
+
 TEST_CASE("The fused kernel's Jacobian matches central differences",
           "[solvers]") {
   std::mt19937 rng(14);
