@@ -77,33 +77,26 @@ bool SnapToSignedPermutation(const Eigen::Matrix3d& R, Eigen::Matrix3d* P) {
 }  // namespace
 
 template <int M, int N>
-bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
-  constexpr SiteGoalRows kRows = M == 3   ? SiteGoalRows::kPosition
-                                 : M == 6 ? SiteGoalRows::kOrientation
-                                          : SiteGoalRows::kPose;
-  if (spec.rows != kRows || spec.site < 0 || spec.site >= model.num_sites()) {
-    return false;
-  }
-  spec_ = spec;
+auto SiteGoalKernel<M, N>::BuildChain(const Model& model, int site)
+    -> std::shared_ptr<const Chain> {
+  if (site < 0 || site >= model.num_sites()) return nullptr;
+  auto chain = std::make_shared<Chain>();
   // The site's ancestors, root first (parent(i) < i, so a walk up and a
   // reversal).
   int path[kMaxPath];
   int length = 0;
-  for (int i = model.site_step(spec.site); i > 0; i = model.parent(i)) {
-    if (length == kMaxPath) return false;  // not an arm: generic path
+  for (int i = model.site_step(site); i > 0; i = model.parent(i)) {
+    if (length == kMaxPath) return nullptr;  // not an arm: generic path
     path[length++] = i;
   }
   // Fold every fixed step into the next moving joint's X_PJ (the root's X_PJ
   // into the first one's) and the fixed steps after the last moving joint
-  // into the site's X_FS.
-  // (Products with an identity `pending` are skipped: the fold is set-up
-  // cost of every solve.)
+  // into the site's X_FS (products with an identity `pending` skipped).
   Eigen::Isometry3d pending = model.X_PJ(0);
   bool pending_identity = pending.matrix().isIdentity(0.0);
   const auto fold = [&](const Eigen::Isometry3d& X) {
     return pending_identity ? X : Eigen::Isometry3d(pending * X);
   };
-  num_joints_ = 0;
   // R_WJ = Φ T (see Joint): T so far, a signed permutation.
   Eigen::Matrix3d T = Eigen::Matrix3d::Identity();
   for (int k = length - 1; k >= 0; --k) {
@@ -113,9 +106,11 @@ bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
       pending_identity = false;
       continue;
     }
-    if (num_joints_ == N) return false;  // cannot happen: dofs are distinct
+    // More moving joints than coordinates cannot happen (dofs are
+    // distinct).
+    if (chain->num_joints == N) return nullptr;
     const Eigen::Isometry3d X_PJ = fold(model.X_PJ(step));
-    Joint& joint = joints_[num_joints_++];
+    Joint& joint = chain->joints[chain->num_joints++];
     // Products with T are exact: each entry is one entry of the other
     // factor, possibly negated.
     joint.p_PJ = T * X_PJ.translation();
@@ -146,10 +141,34 @@ bool SiteGoalKernel<M, N>::Build(const Model& model, const SiteGoalSpec& spec) {
     pending.setIdentity();
     pending_identity = true;
   }
-  const Eigen::Isometry3d X_LS = fold(model.X_FS(spec.site));
-  R_LS_ = T * X_LS.linear();
-  p_LS_ = T * X_LS.translation();
-  return true;
+  const Eigen::Isometry3d X_LS = fold(model.X_FS(site));
+  chain->R_LS = T * X_LS.linear();
+  chain->p_LS = T * X_LS.translation();
+  return chain;
+}
+
+template <int M, int N>
+auto SiteGoalKernel<M, N>::CachedChain(
+    const std::shared_ptr<const Model>& model, int site)
+    -> std::shared_ptr<const Chain> {
+  struct Entry {
+    std::weak_ptr<const Model> model;  // expired: the entry is dead
+    int site = -1;
+    std::shared_ptr<const Chain> chain;  // null: not an arm
+  };
+  // A few entries: a thread mostly solves on one arm, at most a handful.
+  thread_local std::array<Entry, 4> cache;
+  thread_local std::size_t next_victim = 0;
+  for (const Entry& entry : cache) {
+    if (entry.site == site && !entry.model.expired() &&
+        !entry.model.owner_before(model) && !model.owner_before(entry.model)) {
+      return entry.chain;
+    }
+  }
+  Entry& entry = cache[next_victim];
+  next_victim = (next_victim + 1) % cache.size();
+  entry = {model, site, BuildChain(*model, site)};
+  return entry.chain;
 }
 
 template <int M, int N>

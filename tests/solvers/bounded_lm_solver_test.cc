@@ -555,8 +555,12 @@ TEST_CASE("Bounded LM iterations do not allocate", "[solvers]") {
       REQUIRE(result.iterations == iterations);
       return counter.count();
     };
-    // Per-solve set-up allocates; more iterations must not add any.
-    CHECK(allocations(40) == allocations(2));
+    // Per-solve set-up allocates; more iterations must not add any. (The
+    // first solve on a model also builds the fused kernel's chain, kept for
+    // the later ones: a warm-up solve first.)
+    allocations(2);
+    const long few = allocations(2);
+    CHECK(allocations(40) == few);
   }
 }
 

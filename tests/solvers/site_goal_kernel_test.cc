@@ -184,15 +184,11 @@ TEST_CASE(
   }
 }
 
-TEST_CASE(
-    "The fused kernel equals the generic path where fixed rotations are "
-    "quarter and half turns, near ones and others, with signed axes",
-    "[solvers]") {
-  // The kernel folds a fixed rotation that is a signed permutation to
-  // rounding (±90° and 180° about coordinate axes, composed) into its
-  // column bookkeeping and turns the joints about the permuted, possibly
-  // negated, axes; 1.5708 rad (not π/2 to double precision) and 0.4 rad are
-  // multiplied. Prismatic joints move along permuted axes.
+// A 7-joint chain whose fixed rotations are quarter and half turns (to
+// rounding, composed), 1.5708 rad (not π/2 to double precision) and a
+// general turn, with axes ±x, ±y, ±z; `variant` 1 has two prismatic joints.
+// The translations are drawn from `rng`. The site "hand" is at the end.
+Figure TurnsChain(int variant, std::mt19937* rng) {
   const auto turn = [](double angle, const Eigen::Vector3d& axis) {
     return Eigen::AngleAxisd(angle, axis).toRotationMatrix();
   };
@@ -208,31 +204,58 @@ TEST_CASE(
       turn(0.4, Eigen::Vector3d(1, 2, 3).normalized()),
       turn(-M_PI / 2, z)};
   const std::vector<Eigen::Vector3d> axes = {z, -z, y, -x, x, -y, z};
+  Figure f("base");
+  std::string parent = "base";
+  for (int i = 0; i < 7; ++i) {
+    Joint j;
+    j.name = "j" + std::to_string(i);
+    j.parent = parent;
+    j.child = "l" + std::to_string(i);
+    j.kind = variant == 1 && (i == 2 || i == 5) ? JointKind::kPrismatic
+                                                : JointKind::kRevolute;
+    j.axis = axes[(i + variant) % 7];
+    j.X_PJ.linear() = rotations[(i + 3 * variant) % 7];
+    j.X_PJ.translation() = testing::RandomPoint(rng, 0.3);
+    j.WithLimits(-2.0, 2.0);
+    f.AddJoint(j);
+    parent = j.child;
+  }
+  Eigen::Isometry3d X_LS = Eigen::Isometry3d::Identity();
+  X_LS.linear() = turn(M_PI / 2, y);
+  X_LS.translation() = Eigen::Vector3d(0.1, 0, 0.05);
+  f.AddSite({"hand", parent, X_LS});
+  return f;
+}
+
+TEST_CASE(
+    "The fused kernel equals the generic path where fixed rotations are "
+    "quarter and half turns, near ones and others, with signed axes",
+    "[solvers]") {
+  // The kernel folds a fixed rotation that is a signed permutation to
+  // rounding into its column bookkeeping and turns the joints about the
+  // permuted, possibly negated, axes; 1.5708 rad and the general turn are
+  // multiplied. Prismatic joints move along permuted axes.
   std::mt19937 rng(15);
   for (int variant = 0; variant < 2; ++variant) {
-    Figure f("base");
-    std::string parent = "base";
-    for (int i = 0; i < 7; ++i) {
-      Joint j;
-      j.name = "j" + std::to_string(i);
-      j.parent = parent;
-      j.child = "l" + std::to_string(i);
-      // The second variant has two prismatic joints.
-      j.kind = variant == 1 && (i == 2 || i == 5) ? JointKind::kPrismatic
-                                                  : JointKind::kRevolute;
-      j.axis = axes[(i + variant) % 7];
-      j.X_PJ.linear() = rotations[(i + 3 * variant) % 7];
-      j.X_PJ.translation() = testing::RandomPoint(&rng, 0.3);
-      j.WithLimits(-2.0, 2.0);
-      f.AddJoint(j);
-      parent = j.child;
-    }
-    Eigen::Isometry3d X_LS = Eigen::Isometry3d::Identity();
-    X_LS.linear() = turn(M_PI / 2, y);
-    X_LS.translation() = Eigen::Vector3d(0.1, 0, 0.05);
-    f.AddSite({"hand", parent, X_LS});
-    CHECK(CheckAgainstGeneric<7>(Compiled(f), "hand", &rng) == 6);
+    CHECK(CheckAgainstGeneric<7>(Compiled(TurnsChain(variant, &rng)), "hand",
+                                 &rng) == 6);
   }
+}
+
+TEST_CASE(
+    "The fused kernel's kept chains follow the model object, not its "
+    "address",
+    "[solvers]") {
+  // Chains are kept per (model, site) and thread. Models of the same shape
+  // (so the same site index) but other lengths, made and dropped in turn
+  // (the allocator reuses their addresses), must each get their own.
+  std::mt19937 rng(16);
+  int checked = 0;
+  for (int round = 0; round < 8; ++round) {
+    checked += CheckAgainstGeneric<7>(Compiled(TurnsChain(0, &rng)), "hand",
+                                      &rng);
+  }
+  CHECK(checked == 8 * 6);
 }
 
 TEST_CASE("The fused kernel's Jacobian matches central differences",
