@@ -120,6 +120,13 @@ auto SiteGoalKernel<M, N>::BuildChain(const Model& model, int site)
     } else if (SnapToSignedPermutation(X_PJ.linear(), &P)) {
       joint.multiply_rotation = false;
       T = T * P;
+    } else if (chain->num_joints == 1) {
+      // The first joint: Φ starts as its fixed transform (the same values
+      // as the product with I, which is exact).
+      joint.multiply_rotation = false;
+      chain->base_rotation = X_PJ.linear();
+      chain->base_position = joint.p_PJ;
+      joint.p_PJ.setZero();
     } else {
       joint.multiply_rotation = true;
       joint.R_PJ = T * X_PJ.linear();

@@ -219,6 +219,11 @@ class SiteGoalKernel {
   struct Chain {
     int num_joints = 0;
     std::array<Joint, N> joints;
+    // Φ and the position before the first joint moves: the first joint's
+    // fixed transform (its R_PJ then not multiplied, and its p_PJ zero),
+    // such as the Baxter's arm mount turned 0.7854 rad; else I and 0.
+    Eigen::Matrix3d base_rotation = Eigen::Matrix3d::Identity();
+    Eigen::Vector3d base_position = Eigen::Vector3d::Zero();
     // Last moving joint's frame to the site (fixed steps and X_FS folded),
     // in Φ's frame.
     Eigen::Matrix3d R_LS = Eigen::Matrix3d::Identity();
@@ -289,8 +294,10 @@ class SiteGoalKernel {
       SinCosArray(angle, num_joints, sin_q, cos_q);
     }
     // R_WJ as its columns c0, c1, c2.
-    Vec c0{1.0, 0.0, 0.0}, c1{0.0, 1.0, 0.0}, c2{0.0, 0.0, 1.0};
-    Vec p_WJ{0.0, 0.0, 0.0};
+    Vec c0 = FromEigen(chain.base_rotation.col(0)),
+        c1 = FromEigen(chain.base_rotation.col(1)),
+        c2 = FromEigen(chain.base_rotation.col(2));
+    Vec p_WJ = FromEigen(chain.base_position);
     // [ca cb] ← [c·ca + s·cb, c·cb − s·ca]: R_WJ · Rot(axis, q) for the
     // coordinate axis whose column is the third one.
     const auto rotate = [](Vec* ca, Vec* cb, double c, double s) {
