@@ -7,7 +7,7 @@
 /// once and shared by every later solve of the same arm, box and seed.
 ///
 /// Why: a random restart that starts from the lowest-cost of K uniform draws
-/// succeeds more often the larger K is (on the Baxter from mid-limits, 27 %
+/// succeeds more often the larger K is (on the Baxter from mid-limits, 23 %
 /// of restarts at K = 1, 37 % at 16, 58 % at 256), but ranking a draw costs a
 /// forward pass (~90 ns on a 7-DOF arm), so per solve only K ≈ 4 paid off.
 /// With the site poses kept, ranking a point for a new target is a 9-row
