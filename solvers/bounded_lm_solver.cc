@@ -548,7 +548,8 @@ Result SolveWith(const BoundedLmOptions& options,
   // and once the pool is spent: the lowest-cost of restart_candidates fresh
   // draws, from a generator seeded at its first draw (seeding a
   // std::mt19937_64 is ~2,000 instructions, and most solves never draw) that
-  // continues the pool's sequence, so no pool point is drawn again.
+  // continues the pool's sequence (one engine value per coordinate drawn),
+  // so no pool point is drawn again.
   std::shared_ptr<const internal::RestartPool> pool;
   std::vector<double> pool_costs;  // +∞ once tried
   int pool_tried = 0;

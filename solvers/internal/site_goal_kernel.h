@@ -13,11 +13,12 @@
 /// columns, calls the goal through a virtual function with Eigen::Ref
 /// outputs, zeroes and rescales the Jacobian for the weight: per iterate of a
 /// 7-DOF arm about as much bookkeeping as arithmetic. Here the geometry travels
-/// one way, once per solve: per moving joint from the root to the site its
-/// fixed parent transform (the fixed steps in between folded in), its axis
-/// kind, axis and joint type, plus the fixed transform from the last moving
-/// joint to the site; √weights are multiplied once. The evaluation reads only
-/// that.
+/// one way, once per model and site (kept per thread): per moving joint from
+/// the root to the site its fixed parent transform (the fixed steps in
+/// between folded in, quarter and half turns folded away, see Joint), its
+/// axis kind, axis and joint type, plus the fixed transform from the last
+/// moving joint to the site; √weights are multiplied once per solve. The
+/// evaluation reads only that.
 ///
 /// Why in solvers/internal/: the kernel fuses the framework's FK with the
 /// residual definitions of three goals of constraints/ (PositionGoal,
@@ -29,9 +30,10 @@
 /// Equal to the generic path to rounding: the same sin/cos polynomial and
 /// the same joint rotations (framework/internal/kinematics_kernels.h); the
 /// folded fixed transforms and the weight multiplied into the scales change
-/// the order of a few products (tests/solvers/site_goal_kernel_test.cc
-/// compares the two to 1e-12 on the shipped robots, the human figure's limbs
-/// and random trees).
+/// the order of a few products, and quarter turns are exact (their cos(π/2)
+/// ≈ 6e-17 dropped) (tests/solvers/site_goal_kernel_test.cc compares the two
+/// to 1e-12 on the shipped robots, the human figure's limbs, random trees
+/// and chains of quarter, half and other turns).
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -93,7 +95,7 @@ class SiteGoalKernel {
   /// Makes this the kernel for `problem` and returns true if it qualifies
   /// (as Create); false otherwise. For a kernel in the caller's storage:
   /// the solver's per-solve set-up, where an empty std::optional of the
-  /// ~1.5 KB kernel is zero-filled at construction.
+  /// kernel would be zero-filled at construction.
   bool Init(const Problem& problem) {
     constexpr SiteGoalRows kRows = M == 3   ? SiteGoalRows::kPosition
                                    : M == 6 ? SiteGoalRows::kOrientation
@@ -213,7 +215,6 @@ class SiteGoalKernel {
     bool multiply_rotation = true;
   };
 
-
   // The chain from the root to the site, as the forward pass reads it: a
   // function of (model, site) alone, built once and shared (CachedChain).
   struct Chain {
@@ -244,7 +245,6 @@ class SiteGoalKernel {
   // solve that converges in a few iterations.
   static std::shared_ptr<const Chain> CachedChain(
       const std::shared_ptr<const Model>& model, int site);
-
 
   // A 3-vector as three plain doubles. The evaluation is written in these,
   // not Eigen::Vector3d: Eigen moves a 3-vector as a 2-double packet plus a
