@@ -114,6 +114,32 @@ TEST_CASE("Bounded LM reports an out-of-reach position as unreachable",
   CHECK(model->WithinLimits(result.q, 0.0));
 }
 
+TEST_CASE("Bounded LM's restarts go on with fresh draws once the pool is spent",
+          "[solvers]") {
+  // Out of reach, every attempt stalls. From a mid-limits start, attempts
+  // 1–3 come from a pool of 3 points (no residual evaluation), attempts 4–11
+  // from the lowest-cost of restart_candidates = 4 fresh draws (a residual
+  // evaluation each, no Jacobian).
+  const auto model = IiwaLikeArm();
+  Problem problem(model);
+  const Eigen::Vector3d target(2.0, 0.0, 0.36);
+  problem.AddGoal(std::make_shared<PositionGoal>(*model, "tool", target));
+  BoundedLmOptions options;
+  options.common.time_budget_seconds = 0.0;
+  options.max_attempts = 12;
+  options.restart_pool = 3;
+  REQUIRE(options.restart_candidates == 4);
+  const Result result = Solve(problem, model->MidLimits(), options);
+  CHECK(result.status == SolveStatus::kUnreachable);
+  CHECK(result.attempts == 12);
+  CHECK(result.function_evaluations - result.jacobian_evaluations == 8 * 4);
+  const double distance =
+      (ToolPose(*model, result.q).translation() - target).norm();
+  CHECK_THAT(distance, Catch::Matchers::WithinAbs(2.0 - 0.946, 1e-6));
+  // The same seed, the same answer (the fresh draws continue the pool's).
+  CHECK(Solve(problem, model->MidLimits(), options).q == result.q);
+}
+
 TEST_CASE("Bounded LM reports limits that block a reachable goal",
           "[solvers]") {
   const auto model = IiwaLikeArm();
