@@ -5,6 +5,8 @@
 #include <mutex>
 #include <utility>
 
+#include "solvers/internal/model_key.h"
+
 namespace iklab::internal {
 
 std::pair<double, double> SamplingInterval(double lower, double upper) {
@@ -54,10 +56,7 @@ struct CacheEntry {
                const Eigen::VectorXd& other_lower,
                const Eigen::VectorXd& other_upper, std::uint64_t other_seed,
                int other_size) const {
-    // Not expired and the same object (a dead model's address may be
-    // reused, so an expired entry never matches).
-    return !model.expired() && !model.owner_before(other_model) &&
-           !other_model.owner_before(model) && site == other_site &&
+    return IsModel(model, other_model) && site == other_site &&
            seed == other_seed && size == other_size &&
            lower.size() == other_lower.size() &&
            // Bounds may be ±∞ (respect_limits off): compare exactly, not by
@@ -68,7 +67,7 @@ struct CacheEntry {
 };
 
 // A handful of pools: a benchmark alternates at most a few arms per thread,
-// and a pool of 256 points on a 7-DOF arm is ~33 KB.
+// and a pool of 128 points on a 7-DOF arm is ~16 KB.
 constexpr std::size_t kCacheCapacity = 8;
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
+#include "solvers/internal/model_key.h"
 
 namespace iklab::internal {
 
@@ -159,7 +160,7 @@ auto SiteGoalKernel<M, N>::CachedChain(
     const std::shared_ptr<const Model>& model, int site)
     -> std::shared_ptr<const Chain> {
   struct Entry {
-    std::weak_ptr<const Model> model;  // expired: the entry is dead
+    std::weak_ptr<const Model> model;  // see IsModel
     int site = -1;
     std::shared_ptr<const Chain> chain;  // null: not an arm
   };
@@ -167,8 +168,7 @@ auto SiteGoalKernel<M, N>::CachedChain(
   thread_local std::array<Entry, 4> cache;
   thread_local std::size_t next_victim = 0;
   for (const Entry& entry : cache) {
-    if (entry.site == site && !entry.model.expired() &&
-        !entry.model.owner_before(model) && !model.owner_before(entry.model)) {
+    if (entry.site == site && IsModel(entry.model, model)) {
       return entry.chain;
     }
   }

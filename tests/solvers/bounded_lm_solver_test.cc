@@ -95,49 +95,48 @@ TEST_CASE(
   CHECK(converged >= trials - 1);
 }
 
-TEST_CASE("Bounded LM reports an out-of-reach position as unreachable",
-          "[solvers]") {
+// Solves a position goal 2 m from the IiwaLikeArm's base, out of its 0.946 m
+// reach, from mid-limits with `options` (no time budget): every attempt
+// stalls. Checks the unreachable status, the attempt count and the best
+// effort (the stretched arm pointing at the target, within the limits).
+Result SolveOutOfReach(BoundedLmOptions options) {
   const auto model = IiwaLikeArm();
   Problem problem(model);
   // Reach from the shoulder (0, 0, 0.36) is 0.42 + 0.4 + 0.126 = 0.946 m.
   const Eigen::Vector3d target(2.0, 0.0, 0.36);
   problem.AddGoal(std::make_shared<PositionGoal>(*model, "tool", target));
-  BoundedLmOptions options;
   options.common.time_budget_seconds = 0.0;
-  options.max_attempts = 20;
   const Result result = Solve(problem, model->MidLimits(), options);
   CHECK(result.status == SolveStatus::kUnreachable);
-  CHECK(result.attempts == 20);
-  // Best effort: the stretched arm pointing at the target.
-  const double distance = (ToolPose(*model, result.q).translation() - target).norm();
+  CHECK(result.attempts == options.max_attempts);
+  const double distance =
+      (ToolPose(*model, result.q).translation() - target).norm();
   CHECK_THAT(distance, Catch::Matchers::WithinAbs(2.0 - 0.946, 1e-6));
   CHECK(model->WithinLimits(result.q, 0.0));
+  return result;
+}
+
+TEST_CASE("Bounded LM reports an out-of-reach position as unreachable",
+          "[solvers]") {
+  BoundedLmOptions options;
+  options.max_attempts = 20;
+  SolveOutOfReach(options);
 }
 
 TEST_CASE("Bounded LM's restarts go on with fresh draws once the pool is spent",
           "[solvers]") {
-  // Out of reach, every attempt stalls. From a mid-limits start, attempts
-  // 1–3 come from a pool of 3 points (no residual evaluation), attempts 4–11
-  // from the lowest-cost of restart_candidates = 4 fresh draws (a residual
-  // evaluation each, no Jacobian).
-  const auto model = IiwaLikeArm();
-  Problem problem(model);
-  const Eigen::Vector3d target(2.0, 0.0, 0.36);
-  problem.AddGoal(std::make_shared<PositionGoal>(*model, "tool", target));
+  // From a mid-limits start, attempts 1–3 come from a pool of 3 points (no
+  // residual evaluation), attempts 4–11 from the lowest-cost of
+  // restart_candidates = 4 fresh draws (a residual evaluation each, no
+  // Jacobian).
   BoundedLmOptions options;
-  options.common.time_budget_seconds = 0.0;
   options.max_attempts = 12;
   options.restart_pool = 3;
   REQUIRE(options.restart_candidates == 4);
-  const Result result = Solve(problem, model->MidLimits(), options);
-  CHECK(result.status == SolveStatus::kUnreachable);
-  CHECK(result.attempts == 12);
+  const Result result = SolveOutOfReach(options);
   CHECK(result.function_evaluations - result.jacobian_evaluations == 8 * 4);
-  const double distance =
-      (ToolPose(*model, result.q).translation() - target).norm();
-  CHECK_THAT(distance, Catch::Matchers::WithinAbs(2.0 - 0.946, 1e-6));
   // The same seed, the same answer (the fresh draws continue the pool's).
-  CHECK(Solve(problem, model->MidLimits(), options).q == result.q);
+  CHECK(SolveOutOfReach(options).q == result.q);
 }
 
 TEST_CASE("Bounded LM reports limits that block a reachable goal",

@@ -126,7 +126,7 @@ TEST_CASE(
 
 TEST_CASE("The restart pool is built once per model, site, box and seed",
           "[solvers]") {
-  auto model = Panda();
+  const auto model = Panda();
   Problem problem(model);
   problem.AddGoal(MakeGoal(*model, 9, Eigen::Isometry3d::Identity()));
   auto kernel = internal::SiteGoalKernel<9, 7>::Create(problem);
@@ -152,9 +152,19 @@ TEST_CASE("The restart pool is built once per model, site, box and seed",
   const auto copy = std::make_shared<const Model>(*model);
   CHECK(get(copy, model->lower(), 4) != first);
   CHECK(builds == 4 * 32);
-  // A pool outlives its cache entry's model.
-  model.reset();
-  CHECK(first->size() == 32);
+  // A pool outlives the model of its cache entry (which holds it weakly),
+  // and the same seed draws the same points for any model of the box.
+  std::shared_ptr<const RestartPool> orphan;
+  {
+    const auto short_lived = std::make_shared<const Model>(*model);
+    orphan = get(short_lived, model->lower(), 4);
+  }
+  CHECK(builds == 5 * 32);
+  REQUIRE(orphan->size() == 32);
+  for (int i = 0; i < 32; ++i) {
+    CHECK(Eigen::Map<const Eigen::VectorXd>(orphan->q(i), 7) ==
+          Eigen::Map<const Eigen::VectorXd>(first->q(i), 7));
+  }
 }
 
 }  // namespace
