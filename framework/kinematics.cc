@@ -8,8 +8,13 @@
 
 namespace iklab {
 
+using internal::Add;
+using internal::Combine;
+using internal::MultiplyColumns;
+using internal::RotateColumns;
+using internal::Scale;
 using internal::ThrowInvalidArgument;
-
+using internal::Vec3;
 
 void internal::SinCosArray(const double* x, int m, double* sin_x,
                            double* cos_x) {
@@ -32,56 +37,57 @@ void internal::ForwardKinematicsUnchecked(const Model& model, const double* q,
                                           Data* data) {
   const int n = model.num_steps();
   data->mutable_X_W(0) = model.X_PJ(0);
+  // The last step's world pose, carried in registers (Vec3) from one step
+  // to the next along a chain (parent(i) = i − 1, every step of a serial
+  // arm), not stored and read back: R_WJ as its columns c0, c1, c2, and
+  // p_WJ.
+  const auto column = [](const Eigen::Isometry3d& X, int j) {
+    return Vec3{X(0, j), X(1, j), X(2, j)};
+  };
+  Vec3 c0 = column(model.X_PJ(0), 0), c1 = column(model.X_PJ(0), 1),
+      c2 = column(model.X_PJ(0), 2), p = column(model.X_PJ(0), 3);
   // sin/cos of coordinates [block_begin, block_end), computed a block ahead.
   constexpr int kBlock = 32;
   double sines[kBlock], cosines[kBlock];
   int block_begin = 0, block_end = 0;
   for (int i = 1; i < n; ++i) {
-    const Eigen::Isometry3d& X_WP = data->X_W(model.parent(i));
-    const Eigen::Isometry3d& X_PJ = model.X_PJ(i);
-    Eigen::Isometry3d& X_WJ = data->mutable_X_W(i);
+    const int parent = model.parent(i);
+    if (parent != i - 1) {
+      const Eigen::Isometry3d& X_WP = data->X_W(parent);
+      c0 = column(X_WP, 0);
+      c1 = column(X_WP, 1);
+      c2 = column(X_WP, 2);
+      p = column(X_WP, 3);
+    }
     // X_WJ = X_WP * X_PJ * A(q).
-    X_WJ.translation().noalias() = X_WP.linear() * X_PJ.translation();
-    X_WJ.translation() += X_WP.translation();
+    const Eigen::Isometry3d& X_PJ = model.X_PJ(i);
+    p = Add(p, Combine(c0, X_PJ(0, 3), c1, X_PJ(1, 3), c2, X_PJ(2, 3)));
+    if (!model.pure_translation(i)) {
+      MultiplyColumns(X_PJ.linear(), &c0, &c1, &c2);
+    }
     const int dof = model.dof(i);
-    const bool pure_translation = model.pure_translation(i);
-    if (dof < 0) {
-      if (pure_translation) {
-        X_WJ.linear() = X_WP.linear();
+    if (dof >= 0) {
+      const double qi = q[dof];
+      const Eigen::Vector3d& axis = model.axis(i);
+      if (model.kind(i) == StepKind::kPrismatic) {
+        p = Add(p, Scale(Combine(c0, axis.x(), c1, axis.y(), c2, axis.z()),
+                         qi));
       } else {
-        X_WJ.linear().noalias() = X_WP.linear() * X_PJ.linear();
+        if (dof < block_begin || dof >= block_end) {
+          block_begin = dof;
+          block_end = std::min(dof + kBlock, model.nq());
+          internal::SinCosArray(q + block_begin, block_end - block_begin,
+                                sines, cosines);
+        }
+        RotateColumns(model.axis_kind(i), axis, cosines[dof - block_begin],
+                      sines[dof - block_begin], &c0, &c1, &c2);
       }
-      continue;
     }
-    const double qi = q[dof];
-    if (model.kind(i) == StepKind::kPrismatic) {
-      if (pure_translation) {
-        X_WJ.linear() = X_WP.linear();
-      } else {
-        X_WJ.linear().noalias() = X_WP.linear() * X_PJ.linear();
-      }
-      X_WJ.translation().noalias() += qi * (X_WJ.linear() * model.axis(i));
-      continue;
-    }
-    if (dof < block_begin || dof >= block_end) {
-      block_begin = dof;
-      block_end = std::min(dof + kBlock, model.nq());
-      internal::SinCosArray(q + block_begin, block_end - block_begin, sines,
-                            cosines);
-    }
-    const double s = sines[dof - block_begin];
-    const double c = cosines[dof - block_begin];
-    // Revolute. For the common pure-translation X_PJ, rotate the parent's
-    // columns straight into place (no copy of R_WP first).
-    if (pure_translation) {
-      internal::Rotate(X_WP.linear(), X_WJ.linear(), model.axis_kind(i),
-                       model.axis(i),
-             c, s);
-    } else {
-      const Eigen::Matrix3d R = X_WP.linear() * X_PJ.linear();
-      internal::Rotate(R, X_WJ.linear(), model.axis_kind(i), model.axis(i), c,
-                       s);
-    }
+    Eigen::Isometry3d& X_WJ = data->mutable_X_W(i);
+    X_WJ(0, 0) = c0.x, X_WJ(1, 0) = c0.y, X_WJ(2, 0) = c0.z;
+    X_WJ(0, 1) = c1.x, X_WJ(1, 1) = c1.y, X_WJ(2, 1) = c1.z;
+    X_WJ(0, 2) = c2.x, X_WJ(1, 2) = c2.y, X_WJ(2, 2) = c2.z;
+    X_WJ(0, 3) = p.x, X_WJ(1, 3) = p.y, X_WJ(2, 3) = p.z;
   }
 }
 

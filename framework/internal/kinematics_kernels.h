@@ -28,12 +28,15 @@ void ForwardKinematicsUnchecked(const Model& model, const double* q,
 // joints is vectorized and the polynomial latencies of different joints
 // overlap. Cody–Waite: π is split into three parts, the first two 33 bits
 // long, so k·kPiParts[0] and k·kPiParts[1] are exact for |k| < 2^20. Then
-// Taylor polynomials on |r| ≤ π/2: the first omitted terms, (π/2)^23/23! ≈
-// 1.2e-18 for sin and (π/2)^24/24! ≈ 8e-20 for cos, are far below the
-// rounding error of the sums, a few 1e-16 (checked against std::sin/std::cos
-// in tests/framework/kinematics_accuracy_test.cc). Arguments beyond |x| =
-// 1e5 (never a joint angle in practice) are redone by the library, which
-// reduces them exactly.
+// sin r = r P(r²) and cos r = Q(r²), P and Q of degree 8 in z = r² fitted
+// on 0 ≤ z ≤ (π/2)² by Chebyshev interpolation of sin(√z)/√z and cos(√z)
+// (near-minimax; computed in 50-digit arithmetic): their own errors, 2e-19
+// and 4e-18, are far below the rounding error of the sums, a few 1e-16
+// (checked against std::sin/std::cos in
+// tests/framework/kinematics_accuracy_test.cc). Their leading coefficients
+// round to exactly 1, so sin 0 = 0 and cos 0 = 1 exactly. Arguments beyond
+// |x| = 1e5 (never a joint angle in practice) are redone by the library,
+// which reduces them exactly.
 namespace sincos_constants {
 constexpr double kOneOverPi = 0.31830988618379067;
 constexpr double kPiParts[3] = {2 * 1.5707963267341256,
@@ -45,17 +48,36 @@ constexpr double kPiParts[3] = {2 * 1.5707963267341256,
 constexpr double kRoundingShift = 6755399441055744.0;
 constexpr double kFastSinCosLimit = 1e5;
 
-constexpr double InverseFactorial(int n) {
-  double f = 1.0;
-  for (int i = 2; i <= n; ++i) f *= i;
-  return 1.0 / f;
-}
-// sin r = r Σ_j S(j) z^j and cos r = Σ_j C(j) z^j with z = r².
-constexpr double S(int j) {
-  return (j % 2 ? -1.0 : 1.0) * InverseFactorial(2 * j + 1);
-}
-constexpr double C(int j) {
-  return (j % 2 ? -1.0 : 1.0) * InverseFactorial(2 * j);
+// P and Q above, constant term first.
+constexpr double kSinCoefficients[9] = {
+    1.0,
+    -0.16666666666666665307,
+    0.008333333333333186384,
+    -0.0001984126984120867517,
+    2.7557319211229606622e-6,
+    -2.5052106890569519539e-8,
+    1.6058940878486559931e-10,
+    -7.6430265579716326635e-13,
+    2.7215749422983442826e-15};
+constexpr double kCosCoefficients[9] = {
+    1.0,
+    -0.49999999999999974243,
+    0.04166666666666388234,
+    -0.0013888888888772989911,
+    0.000024801587277414924404,
+    -2.7557316391025750805e-7,
+    2.0876561839933163279e-9,
+    -1.1462901901757274785e-11,
+    4.6089770030017970304e-14};
+
+// c[0] + c[1] z + … + c[8] z⁸ by Estrin's scheme, given z² z⁴ z⁸: a tree
+// of depth four instead of Horner's chain of eight multiply-adds, since the
+// latency of sin/cos is on FK's critical path.
+inline double Estrin8(const double* c, double z, double z2, double z4,
+                      double z8) {
+  const double c01 = c[0] + z * c[1], c23 = c[2] + z * c[3];
+  const double c45 = c[4] + z * c[5], c67 = c[6] + z * c[7];
+  return ((c01 + z2 * c23) + z4 * (c45 + z2 * c67)) + z8 * c[8];
 }
 }  // namespace sincos_constants
 
@@ -69,18 +91,11 @@ inline void SinCosPolynomial(double x, double* sin_x, double* cos_x) {
   const double h = (k * 0.5 + kRoundingShift) - kRoundingShift;
   const double sign = 1.0 - 2.0 * std::abs(k - 2.0 * h);
   const double z = r * r;
-  const double w = z * z;
-  // Each sum split into even and odd powers of z: two chains of half the
-  // length.
-  const double sin_even =
-      S(0) + w * (S(2) + w * (S(4) + w * (S(6) + w * (S(8) + w * S(10)))));
-  const double sin_odd = S(1) + w * (S(3) + w * (S(5) + w * (S(7) + w * S(9))));
-  const double cos_even =
-      C(0) + w * (C(2) + w * (C(4) + w * (C(6) + w * (C(8) + w * C(10)))));
-  const double cos_odd =
-      C(1) + w * (C(3) + w * (C(5) + w * (C(7) + w * (C(9) + w * C(11)))));
-  *sin_x = sign * (r * (sin_even + z * sin_odd));
-  *cos_x = sign * (cos_even + z * cos_odd);
+  const double z2 = z * z;
+  const double z4 = z2 * z2;
+  const double z8 = z4 * z4;
+  *sin_x = sign * (r * Estrin8(kSinCoefficients, z, z2, z4, z8));
+  *cos_x = sign * Estrin8(kCosCoefficients, z, z2, z4, z8);
 }
 
 /// Redoes sin and cos of an x beyond SinCosPolynomial's range (or NaN) with
@@ -109,35 +124,70 @@ inline void SinCosFixed(const double* x, double* sin_x, double* cos_x) {
   }
 }
 
-/// Writes R_out = R_in * Rot(axis, angle) for a coordinate axis. Only two
-/// columns change: for z, [c0 c1] ← [c·c0 + s·c1, c·c1 − s·c0] (cyclically for
-/// x: columns 1, 2, and y: columns 2, 0). R_out may alias R_in.
-template <typename In, typename Out>
-inline void RotateColumns(const In& R_in, Out&& R_out, int a, int b, int keep,
-                          double c, double s) {
-  const Eigen::Vector3d ca = R_in.col(a);
-  const Eigen::Vector3d cb = R_in.col(b);
-  R_out.col(keep) = R_in.col(keep);
-  R_out.col(a) = c * ca + s * cb;
-  R_out.col(b) = c * cb - s * ca;
+/// A 3-vector as three plain doubles. The forward passes (FK and the fused
+/// solver kernels) carry the running rotation's columns and position in
+/// these, not in Eigen::Vector3d: Eigen moves a 3-vector as a 2-double packet
+/// plus a scalar, and a packet load of two values just stored one by one (a
+/// column rebuilt from scalars, a cross product's result) cannot be
+/// forwarded from the store buffer; perf put ~30 % of the fused kernel's
+/// time on such loads. Plain doubles stay in registers.
+struct Vec3 {
+  double x, y, z;
+};
+
+inline Vec3 Add(const Vec3& a, const Vec3& b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
+inline Vec3 Scale(const Vec3& a, double s) {
+  return {a.x * s, a.y * s, a.z * s};
+}
+/// a·u + b·v + c·w, summed left to right: with a, b, c the columns of R,
+/// the product R [u v w]ᵀ.
+inline Vec3 Combine(const Vec3& a, double u, const Vec3& b, double v,
+                    const Vec3& c, double w) {
+  return {a.x * u + b.x * v + c.x * w, a.y * u + b.y * v + c.y * w,
+          a.z * u + b.z * v + c.z * w};
+}
+inline Vec3 Cross(const Vec3& a, const Vec3& b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z,
+          a.x * b.y - a.y * b.x};
+}
+inline Vec3 ToVec3(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
+inline Eigen::Vector3d ToEigen(const Vec3& v) { return {v.x, v.y, v.z}; }
+
+/// [c0 c1 c2] ← [c0 c1 c2] · R for a 3 × 3 R (an Eigen matrix or block).
+template <typename Rotation>
+inline void MultiplyColumns(const Rotation& R, Vec3* c0, Vec3* c1, Vec3* c2) {
+  const Vec3 b0 = *c0, b1 = *c1, b2 = *c2;
+  *c0 = Combine(b0, R(0, 0), b1, R(1, 0), b2, R(2, 0));
+  *c1 = Combine(b0, R(0, 1), b1, R(1, 1), b2, R(2, 1));
+  *c2 = Combine(b0, R(0, 2), b1, R(1, 2), b2, R(2, 2));
 }
 
-/// R_out = R_in * Rot(axis, angle) for a unit axis of the given kind.
-template <typename In, typename Out>
-inline void Rotate(const In& R_in, Out&& R_out, AxisKind kind,
-                   const Eigen::Vector3d& a, double c, double s) {
+/// [c0 c1 c2] ← [c0 c1 c2] · Rot(axis, angle), given c = cos, s = sin of
+/// the angle, for a unit axis of the given kind. A coordinate axis changes
+/// only two columns: for z, [c0 c1] ← [c·c0 + s·c1, c·c1 − s·c0]
+/// (cyclically for x: columns 1, 2, and y: columns 2, 0).
+inline void RotateColumns(AxisKind kind, const Eigen::Vector3d& axis,
+                          double c, double s, Vec3* c0, Vec3* c1, Vec3* c2) {
+  const auto turn = [c, s](Vec3* ca, Vec3* cb) {
+    const Vec3 a = *ca, b = *cb;
+    *ca = {c * a.x + s * b.x, c * a.y + s * b.y, c * a.z + s * b.z};
+    *cb = {c * b.x - s * a.x, c * b.y - s * a.y, c * b.z - s * a.z};
+  };
   switch (kind) {
     case AxisKind::kX:
-      RotateColumns(R_in, R_out, 1, 2, 0, c, s);
+      turn(c1, c2);
       return;
     case AxisKind::kY:
-      RotateColumns(R_in, R_out, 2, 0, 1, c, s);
+      turn(c2, c0);
       return;
     case AxisKind::kZ:
-      RotateColumns(R_in, R_out, 0, 1, 2, c, s);
+      turn(c0, c1);
       return;
     case AxisKind::kGeneral: {
       // Rodrigues: Rot(a, q) = c I + s [a]x + (1 − c) a aᵀ.
+      const Eigen::Vector3d& a = axis;
       Eigen::Matrix3d rot = (1.0 - c) * a * a.transpose();
       rot.diagonal().array() += c;
       rot(0, 1) -= s * a.z();
@@ -146,8 +196,7 @@ inline void Rotate(const In& R_in, Out&& R_out, AxisKind kind,
       rot(2, 0) -= s * a.y();
       rot(1, 2) -= s * a.x();
       rot(2, 1) += s * a.x();
-      const Eigen::Matrix3d R0 = R_in;
-      R_out.noalias() = R0 * rot;
+      MultiplyColumns(rot, c0, c1, c2);
       return;
     }
   }

@@ -152,6 +152,10 @@ auto SiteGoalKernel<M, N>::BuildChain(const Model& model, int site)
   const Eigen::Isometry3d X_LS = fold(model.X_FS(site));
   chain->R_LS = T * X_LS.linear();
   chain->p_LS = T * X_LS.translation();
+  chain->dofs_in_order = chain->num_joints == N;
+  for (int k = 0; k < chain->num_joints; ++k) {
+    if (chain->joints[k].dof != k) chain->dofs_in_order = false;
+  }
   return chain;
 }
 

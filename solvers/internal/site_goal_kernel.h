@@ -133,7 +133,7 @@ class SiteGoalKernel {
   /// @pre as Evaluate.
   void SitePose(const double* q, double* pose) {
     ForwardPass(q);
-    for (const Vec* v : {&p_WS_, &x_WS_, &y_WS_}) {
+    for (const Vec3* v : {&p_WS_, &x_WS_, &y_WS_}) {
       *pose++ = v->x;
       *pose++ = v->y;
       *pose++ = v->z;
@@ -220,6 +220,9 @@ class SiteGoalKernel {
   struct Chain {
     int num_joints = 0;
     std::array<Joint, N> joints;
+    // The chain moves coordinates 0, 1, …, N − 1 in this order (an arm
+    // whose every coordinate is on the chain).
+    bool dofs_in_order = false;
     // Φ and the position before the first joint moves: the first joint's
     // fixed transform (its R_PJ then not multiplied, and its p_PJ zero),
     // such as the Baxter's arm mount turned 0.7854 rad; else I and 0.
@@ -246,105 +249,55 @@ class SiteGoalKernel {
   static std::shared_ptr<const Chain> CachedChain(
       const std::shared_ptr<const Model>& model, int site);
 
-  // A 3-vector as three plain doubles. The evaluation is written in these,
-  // not Eigen::Vector3d: Eigen moves a 3-vector as a 2-double packet plus a
-  // scalar, and a packet load of two values just stored one by one (a
-  // column rebuilt from scalars, a cross product's result) cannot be
-  // forwarded from the store buffer; perf put ~30 % of the kernel's and ~25
-  // % of the iteration's own time on such loads. Plain doubles stay in
-  // registers.
-  struct Vec {
-    double x, y, z;
-  };
-  static Vec Add(const Vec& a, const Vec& b) {
-    return {a.x + b.x, a.y + b.y, a.z + b.z};
-  }
-  static Vec Scale(const Vec& a, double s) {
-    return {a.x * s, a.y * s, a.z * s};
-  }
-  // a·u + b·v + c·w, summed left to right.
-  static Vec Combine(const Vec& a, double u, const Vec& b, double v,
-                     const Vec& c, double w) {
-    return {a.x * u + b.x * v + c.x * w, a.y * u + b.y * v + c.y * w,
-            a.z * u + b.z * v + c.z * w};
-  }
-  static Vec Cross(const Vec& a, const Vec& b) {
-    return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z,
-            a.x * b.y - a.y * b.x};
-  }
-  static Vec FromEigen(const Eigen::Vector3d& v) {
-    return {v.x(), v.y(), v.z()};
-  }
-  static Eigen::Vector3d ToEigen(const Vec& v) { return {v.x, v.y, v.z}; }
-
   // Forward pass: the world pose of each moving joint after its rotation
   // (only its axis a_k and origin o_k are kept, for the Jacobian) and the
-  // site pose, at q. The products are FK's (framework/kinematics.cc) but
-  // summed left to right, where Eigen sums some entries of a 3 × 3 product
-  // as t₀ + (t₁ + t₂): equal to FK to rounding (tested to 1e-12).
+  // site pose, at q. The steps are FK's (framework/kinematics.cc, the same
+  // Vec3 operations), but on the folded chain (fixed steps merged, quarter
+  // turns in T): equal to FK to rounding (tested to 1e-12).
   void ForwardPass(const double* q) {
     const Chain& chain = *chain_;
     const int num_joints = chain.num_joints;
     // (angle zeroed: GCC cannot see that num_joints ≤ N, and warns.)
     double angle[N] = {}, sin_q[N], cos_q[N];
-    for (int k = 0; k < num_joints; ++k) angle[k] = q[chain.joints[k].dof];
-    if (num_joints == N) {  // the arm's every coordinate on the chain
-      SinCosFixed<N>(angle, sin_q, cos_q);
+    if (chain.dofs_in_order) {
+      SinCosFixed<N>(q, sin_q, cos_q);
     } else {
+      for (int k = 0; k < num_joints; ++k) angle[k] = q[chain.joints[k].dof];
       SinCosArray(angle, num_joints, sin_q, cos_q);
     }
     // R_WJ as its columns c0, c1, c2.
-    Vec c0 = FromEigen(chain.base_rotation.col(0)),
-        c1 = FromEigen(chain.base_rotation.col(1)),
-        c2 = FromEigen(chain.base_rotation.col(2));
-    Vec p_WJ = FromEigen(chain.base_position);
-    // [ca cb] ← [c·ca + s·cb, c·cb − s·ca]: R_WJ · Rot(axis, q) for the
-    // coordinate axis whose column is the third one.
-    const auto rotate = [](Vec* ca, Vec* cb, double c, double s) {
-      const Vec a = *ca, b = *cb;
-      *ca = {c * a.x + s * b.x, c * a.y + s * b.y, c * a.z + s * b.z};
-      *cb = {c * b.x - s * a.x, c * b.y - s * a.y, c * b.z - s * a.z};
-    };
+    Vec3 c0 = ToVec3(chain.base_rotation.col(0)),
+        c1 = ToVec3(chain.base_rotation.col(1)),
+        c2 = ToVec3(chain.base_rotation.col(2));
+    Vec3 p_WJ = ToVec3(chain.base_position);
     for (int k = 0; k < num_joints; ++k) {
       const Joint& joint = chain.joints[k];
       // X_WJ = X_WP * X_PJ * A(q): the parent's pose is the previous joint's.
       p_WJ = Add(p_WJ, Combine(c0, joint.p_PJ.x(), c1, joint.p_PJ.y(), c2,
                                joint.p_PJ.z()));
-      if (joint.multiply_rotation) {
-        const Vec b0 = c0, b1 = c1, b2 = c2;
-        const Eigen::Matrix3d& R = joint.R_PJ;
-        c0 = Combine(b0, R(0, 0), b1, R(1, 0), b2, R(2, 0));
-        c1 = Combine(b0, R(0, 1), b1, R(1, 1), b2, R(2, 1));
-        c2 = Combine(b0, R(0, 2), b1, R(1, 2), b2, R(2, 2));
-      }
+      if (joint.multiply_rotation) MultiplyColumns(joint.R_PJ, &c0, &c1, &c2);
       const bool prismatic = joint.kind == StepKind::kPrismatic;
       // Rot(−e, q) = Rot(e, −q): the sign goes into sin q (exactly).
-      const double c = cos_q[k], s = joint.axis_sign * sin_q[k];
+      if (!prismatic) {
+        RotateColumns(joint.axis_kind, joint.axis, cos_q[k],
+                      joint.axis_sign * sin_q[k], &c0, &c1, &c2);
+      }
       switch (joint.axis_kind) {
         case AxisKind::kX:
-          if (!prismatic) rotate(&c1, &c2, c, s);
           axis_[k] = Scale(c0, joint.axis_sign);
           break;
         case AxisKind::kY:
-          if (!prismatic) rotate(&c2, &c0, c, s);
           axis_[k] = Scale(c1, joint.axis_sign);
           break;
         case AxisKind::kZ:
-          if (!prismatic) rotate(&c0, &c1, c, s);
           axis_[k] = Scale(c2, joint.axis_sign);
           break;
-        case AxisKind::kGeneral: {
+        case AxisKind::kGeneral:
           // Off the hot path of real arms (their axes are signed coordinate
-          // axes in Φ's frame): through Rotate, as FK.
-          Eigen::Matrix3d R_WJ;
-          R_WJ << ToEigen(c0), ToEigen(c1), ToEigen(c2);
-          if (!prismatic) Rotate(R_WJ, R_WJ, joint.axis_kind, joint.axis, c, s);
-          c0 = FromEigen(R_WJ.col(0));
-          c1 = FromEigen(R_WJ.col(1));
-          c2 = FromEigen(R_WJ.col(2));
-          axis_[k] = FromEigen(R_WJ * joint.axis);
+          // axes in Φ's frame).
+          axis_[k] = Combine(c0, joint.axis.x(), c1, joint.axis.y(), c2,
+                             joint.axis.z());
           break;
-        }
       }
       if (prismatic) p_WJ = Add(p_WJ, Scale(axis_[k], q[joint.dof]));
       origin_[k] = p_WJ;
@@ -363,7 +316,7 @@ class SiteGoalKernel {
   void Residual(ResidualVector* r) const {
     double* out = r->data();
     const auto put = [&out](double scale, const Eigen::Vector3d& target,
-                            const Vec& current) {
+                            const Vec3& current) {
       *out++ = scale * (target.x() - current.x);
       *out++ = scale * (target.y() - current.y);
       *out++ = scale * (target.z() - current.z);
@@ -384,12 +337,12 @@ class SiteGoalKernel {
     if (chain.num_joints < N) J->setZero();  // coordinates off the chain
     for (int k = 0; k < chain.num_joints; ++k) {
       double* out = J->col(chain.joints[k].dof).data();
-      const auto put = [&out](const Vec& v, double scale) {
+      const auto put = [&out](const Vec3& v, double scale) {
         *out++ = scale * v.x;
         *out++ = scale * v.y;
         *out++ = scale * v.z;
       };
-      const Vec& a = axis_[k];
+      const Vec3& a = axis_[k];
       if (chain.joints[k].kind == StepKind::kPrismatic) {
         if constexpr (M != 6) put(a, -spec_.s_p);
         if constexpr (M != 3) {
@@ -398,8 +351,8 @@ class SiteGoalKernel {
         continue;
       }
       if constexpr (M != 6) {
-        const Vec& o = origin_[k];
-        const Vec arm{p_WS_.x - o.x, p_WS_.y - o.y, p_WS_.z - o.z};
+        const Vec3& o = origin_[k];
+        const Vec3 arm{p_WS_.x - o.x, p_WS_.y - o.y, p_WS_.z - o.z};
         put(Cross(a, arm), -spec_.s_p);
       }
       if constexpr (M != 3) {
@@ -420,10 +373,10 @@ class SiteGoalKernel {
   std::shared_ptr<const Chain> chain_;
   // Per evaluation: world axes and origins of the moving joints, site pose
   // (position and the columns of R_WS).
-  std::array<Vec, N> axis_;
-  std::array<Vec, N> origin_;
-  Vec p_WS_{0.0, 0.0, 0.0};
-  Vec x_WS_{1.0, 0.0, 0.0}, y_WS_{0.0, 1.0, 0.0}, z_WS_{0.0, 0.0, 1.0};
+  std::array<Vec3, N> axis_;
+  std::array<Vec3, N> origin_;
+  Vec3 p_WS_{0.0, 0.0, 0.0};
+  Vec3 x_WS_{1.0, 0.0, 0.0}, y_WS_{0.0, 1.0, 0.0}, z_WS_{0.0, 0.0, 1.0};
 };
 
 }  // namespace iklab::internal
