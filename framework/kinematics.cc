@@ -67,11 +67,10 @@ void internal::ForwardKinematicsUnchecked(const Model& model, const double* q,
     }
     const int dof = model.dof(i);
     if (dof >= 0) {
-      const double qi = q[dof];
       const Eigen::Vector3d& axis = model.axis(i);
       if (model.kind(i) == StepKind::kPrismatic) {
         p = Add(p, Scale(Combine(c0, axis.x(), c1, axis.y(), c2, axis.z()),
-                         qi));
+                         q[dof]));
       } else {
         if (dof < block_begin || dof >= block_end) {
           block_begin = dof;

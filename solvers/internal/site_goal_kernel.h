@@ -257,11 +257,12 @@ class SiteGoalKernel {
   void ForwardPass(const double* q) {
     const Chain& chain = *chain_;
     const int num_joints = chain.num_joints;
-    // (angle zeroed: GCC cannot see that num_joints ≤ N, and warns.)
-    double angle[N] = {}, sin_q[N], cos_q[N];
+    double sin_q[N], cos_q[N];
     if (chain.dofs_in_order) {
       SinCosFixed<N>(q, sin_q, cos_q);
     } else {
+      // (Zeroed: GCC cannot see that num_joints ≤ N, and warns.)
+      double angle[N] = {};
       for (int k = 0; k < num_joints; ++k) angle[k] = q[chain.joints[k].dof];
       SinCosArray(angle, num_joints, sin_q, cos_q);
     }
