@@ -68,6 +68,14 @@ struct Workspace {
   using JacobianMatrix = Eigen::Matrix<double, M, N>;
   using SquareMatrix = Eigen::Matrix<double, N, N>;
   using CoordinateVector = Eigen::Matrix<double, N, 1>;
+  // The fused kernel's Gauss–Newton factor (SiteGoalKernel::
+  // EvaluateFactored; fixed sizes only, placeholders of size 1 otherwise):
+  // J̃ transposed, r̃, and the system J̃ J̃ᵀ.
+  static constexpr int kFactorRows = N == Eigen::Dynamic ? 1 : (M == 9 ? 6 : 3);
+  using FactorTranspose =
+      Eigen::Matrix<double, N == Eigen::Dynamic ? 1 : N, kFactorRows>;
+  using FactorResidual = Eigen::Matrix<double, kFactorRows, 1>;
+  using FactorSystem = Eigen::Matrix<double, kFactorRows, kFactorRows>;
 
   // `dual`: solve the m × m system of the push-through form instead of the
   // n × n one (Dynamic sizes only); the n × n matrices are then left empty.
@@ -100,6 +108,17 @@ struct Workspace {
   ResidualVector* trial_residual = &residual_buffers[1];
   JacobianMatrix* jacobian = &jacobian_buffers[0];
   JacobianMatrix* trial_jacobian = &jacobian_buffers[1];
+  // The same for the factored form (see SolveWith).
+  FactorTranspose factor_buffers[2];
+  FactorResidual factor_residual_buffers[2];
+  FactorTranspose* factor = &factor_buffers[0];
+  FactorTranspose* trial_factor = &factor_buffers[1];
+  FactorResidual* factor_residual = &factor_residual_buffers[0];
+  FactorResidual* trial_factor_residual = &factor_residual_buffers[1];
+  FactorTranspose free_factor;  // J̃ᵀ with the held coordinates' rows zeroed
+  FactorSystem factor_normal;   // J̃ J̃ᵀ (its lower triangle)
+  FactorSystem free_factor_normal;  // J̃_f J̃_fᵀ, held coordinates left out
+  FactorResidual factor_step;       // (J̃_f J̃_fᵀ + μI)⁻¹ r̃
   SquareMatrix normal;  // JᵀJ (fixed sizes: its lower triangle only)
   SquareMatrix system;  // JᵀJ + μI on the free coordinates, I elsewhere
   CoordinateVector gradient, step;
@@ -114,6 +133,19 @@ struct Workspace {
   Eigen::LLT<Eigen::MatrixXd> small_llt;
 };
 
+// The lower triangle of Jᵀ J for a small fixed-size J, as dot products of
+// its contiguous columns: the factored form's system J̃ J̃ᵀ from J̃ᵀ (see
+// SolveWith).
+template <typename Matrix, typename System>
+void LowerGram(const Matrix& J, System* S) {
+  constexpr int kColumns = Matrix::ColsAtCompileTime;
+#pragma GCC unroll 8
+  for (int c = 0; c < kColumns; ++c) {
+#pragma GCC unroll 8
+    for (int r = c; r < kColumns; ++r) (*S)(r, c) = J.col(r).dot(J.col(c));
+  }
+}
+
 // Chains at least this long with fewer residuals than coordinates take the
 // dual form: an iteration then costs O(m² n) instead of O(n³) per
 // active-set pass (a 10,000-joint chain: ~10⁶ instead of ~10¹² flops).
@@ -126,7 +158,7 @@ bool UseDualForm(int m, int n) { return n >= kDualMinCoordinates && m < n; }
 constexpr double kPoorGain = 0.25;
 constexpr double kGoodGain = 0.75;
 // Fixed-size iterations between two reads of the clock (see SolveWith).
-constexpr int kFixedSizeClockStride = 4;
+constexpr int kFixedSizeClockStride = 16;
 // The bound stall test applies from this many iterations into an attempt and
 // compares the cost with its value two iterations earlier.
 constexpr int kBoundStallIterations = 3;
@@ -204,19 +236,37 @@ Result SolveWith(const BoundedLmOptions& options,
   Kernel kernel_storage;
   Kernel* const kernel =
       kFixed && kernel_storage.Init(problem) ? &kernel_storage : nullptr;
+  // The kernel's problems need of J only JᵀJ and JᵀR, which its factor J̃
+  // (kFactorRows × N) gives: (JᵀJ + μI)⁻¹ JᵀR = J̃ᵀ (J̃ J̃ᵀ + μI)⁻¹ r̃ for
+  // μ > 0 (push-through identity). So the step solves a kFactorRows ×
+  // kFactorRows system instead of an N × N one (6 × 6 instead of 7 × 7 for
+  // a pose goal on a 7-DOF arm, 3 × 3 for a position or orientation goal),
+  // and J̃ J̃ᵀ has fewer and shorter dot products than JᵀJ. Held coordinates
+  // get a zero step as in the primal form: their rows of J̃ᵀ are zeroed.
+  constexpr int kFactorRows = Workspace<M, N>::kFactorRows;
+  const bool factored_form = kFixed && kernel != nullptr && kFactorRows < N;
   const SolveOptions& common = scope.options();
 
   // Accepted steps swap the buffer pointers, so a Ref to a buffer is made
   // fresh at each evaluation.
-  const auto evaluate = [&](const Eigen::VectorXd& q,
-                            typename Workspace<M, N>::ResidualVector* r,
-                            typename Workspace<M, N>::JacobianMatrix* j) {
+  // (The trial point's buffers if `trial`, else the current point's.)
+  const auto evaluate = [&](const Eigen::VectorXd& q, bool trial) {
     ++result.function_evaluations;
     ++result.jacobian_evaluations;
+    auto* const r = trial ? w.trial_residual : w.residual;
     if constexpr (kFixed) {
-      if (kernel) return kernel->Evaluate(q.data(), r, j);
+      if (factored_form) {
+        return kernel->EvaluateFactored(
+            q.data(), r, trial ? w.trial_factor : w.factor,
+            trial ? w.trial_factor_residual : w.factor_residual);
+      }
+      if (kernel) {
+        return kernel->Evaluate(q.data(), r,
+                                trial ? w.trial_jacobian : w.jacobian);
+      }
     }
-    Eigen::Ref<Eigen::MatrixXd> jacobian(*j);
+    Eigen::Ref<Eigen::MatrixXd> jacobian(trial ? *w.trial_jacobian
+                                               : *w.jacobian);
     problem.EvaluateResiduals(q, scope.workspace(), *r, &jacobian);
     return 0.5 * r->squaredNorm();
   };
@@ -309,7 +359,7 @@ Result SolveWith(const BoundedLmOptions& options,
   // is stationary (λ beyond max_damping, or accepted steps below 1e-14
   // relative).
   const auto run_attempt = [&](bool may_stall) {
-    double cost = evaluate(w.q, w.residual, w.jacobian);
+    double cost = evaluate(w.q, /*trial=*/false);
     if (result.function_evaluations == 1) scope.SetInitialPotential(cost);
     if (cost < best_cost) {
       best_cost = cost;
@@ -331,15 +381,18 @@ Result SolveWith(const BoundedLmOptions& options,
     // The cost before the last two iterations, for the bound stall test.
     double cost_one_back = cost, cost_two_back = cost;
     int attempt_iterations = 0;
-    // Whether w.gradient and w.normal are g = JᵀR and JᵀJ at w.q.
+    // Whether w.gradient and w.normal are g = JᵀR and JᵀJ at w.q (in the
+    // factored form: w.factor_normal is J̃ J̃ᵀ).
     bool normal_current = false;
     while (true) {
       if (iterations >= options.common.max_iterations) {
         return SolveStatus::kMaxIterations;
       }
-      // A fixed-size (6/7-coordinate) iteration is below a microsecond, and
-      // reading the clock cost ~5 % of one: there it is read every
-      // kFixedSizeClockStride iterations.
+      // A fixed-size (6/7-coordinate) iteration is below half a
+      // microsecond, and reading the clock cost ~5 % of one: there it is
+      // read every kFixedSizeClockStride iterations (a solve then overruns
+      // its budget by at most that many iterations, ~8 µs; most solves read
+      // it only at their first).
       if ((!kFixed || iterations % kFixedSizeClockStride == 0) &&
           scope.OutOfTime()) {
         return SolveStatus::kTimeBudget;
@@ -347,6 +400,10 @@ Result SolveWith(const BoundedLmOptions& options,
       ++iterations;
       // After a rejected step (or a failed factorization) J and R are those
       // of the iteration before, and so are g and JᵀJ: only μ changed.
+      if (!normal_current && factored_form) {
+        normal_current = true;
+        LowerGram(*w.factor, &w.factor_normal);
+      }
       if (!normal_current) {
         normal_current = true;
         w.gradient.noalias() = w.jacobian->transpose() * *w.residual;
@@ -409,6 +466,31 @@ Result SolveWith(const BoundedLmOptions& options,
             continue;
           }
         }
+        if constexpr (kFixed) {
+          if (factored_form) {
+            // step = −J̃_fᵀ (J̃_f J̃_fᵀ + μI)⁻¹ r̃, J̃_f = J̃ without the held
+            // coordinates' columns.
+            const typename Workspace<M, N>::FactorTranspose* Jt = w.factor;
+            const typename Workspace<M, N>::FactorSystem* system =
+                &w.factor_normal;
+            if (any_held) {
+              w.free_factor = *w.factor;
+              for (int i = 0; i < n; ++i) {
+                if (w.held[i]) w.free_factor.row(i).setZero();
+              }
+              LowerGram(w.free_factor, &w.free_factor_normal);
+              Jt = &w.free_factor;
+              system = &w.free_factor_normal;
+            }
+            w.factor_step = *w.factor_residual;
+            factored =
+                internal::CholeskySolveShifted(*system, mu, &w.factor_step);
+            if (!factored) break;
+            w.step.noalias() = -*Jt * w.factor_step;
+            if (!hold_outward_steps()) break;
+            continue;
+          }
+        }
         // JᵀJ + μI, with the held coordinates' rows and columns those of I
         // (and a zero right-hand side there). For fixed sizes with nothing
         // held, the solve adds μ itself and reads JᵀJ as it is.
@@ -460,22 +542,29 @@ Result SolveWith(const BoundedLmOptions& options,
       // instructions more per 7-DOF iteration); for dynamic sizes ‖J d‖²
       // goes row by row, so that no m-vector is formed (the dual form has no
       // JᵀJ).
+      // In the factored form gᵀd = r̃ᵀ J̃ d and ‖J d‖² = ‖J̃ d‖².
       w.step = const_view(w.trial_q) - const_view(w.q);
-      double squared_jd = 0.0;
+      double predicted = 0.0;
       if constexpr (kFixed) {
-        typename Workspace<M, N>::ResidualVector jd =
-            w.jacobian->col(0) * w.step[0];
-        for (int c = 1; c < N; ++c) jd += w.jacobian->col(c) * w.step[c];
-        squared_jd = jd.squaredNorm();
+        if (factored_form) {
+          const typename Workspace<M, N>::FactorResidual jd =
+              w.factor->transpose() * w.step;
+          predicted = -w.factor_residual->dot(jd) - 0.5 * jd.squaredNorm();
+        } else {
+          typename Workspace<M, N>::ResidualVector jd =
+              w.jacobian->col(0) * w.step[0];
+          for (int c = 1; c < N; ++c) jd += w.jacobian->col(c) * w.step[c];
+          predicted = -w.gradient.dot(w.step) - 0.5 * jd.squaredNorm();
+        }
       } else {
+        double squared_jd = 0.0;
         for (int r = 0; r < m; ++r) {
           const double jd = w.jacobian->row(r).dot(w.step);
           squared_jd += jd * jd;
         }
+        predicted = -w.gradient.dot(w.step) - 0.5 * squared_jd;
       }
-      const double predicted = -w.gradient.dot(w.step) - 0.5 * squared_jd;
-      const double trial_cost =
-          evaluate(w.trial_q, w.trial_residual, w.trial_jacobian);
+      const double trial_cost = evaluate(w.trial_q, /*trial=*/true);
       // Gain ratio (Madsen, Nielsen & Tingleff 2004, Sec. 2.4); a step the
       // model does not see as descent counts as a bad model.
       const double gain_ratio =
@@ -486,6 +575,8 @@ Result SolveWith(const BoundedLmOptions& options,
         w.q.swap(w.trial_q);
         std::swap(w.residual, w.trial_residual);
         std::swap(w.jacobian, w.trial_jacobian);
+        std::swap(w.factor, w.trial_factor);
+        std::swap(w.factor_residual, w.trial_factor_residual);
         normal_current = false;
         cost = trial_cost;
         if (gain_ratio < kPoorGain) {

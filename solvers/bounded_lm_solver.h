@@ -75,10 +75,19 @@
 /// m × m system: an iteration costs O(m² n) per active-set pass instead of
 /// O(n³), and no n × n matrix is allocated.
 ///
+/// One position, orientation or pose goal on a 7-coordinate arm (or a
+/// position or orientation goal on a 6-coordinate one) takes the dual form
+/// too, on a factor of JᵀJ with fewer rows than J: the pose goal's 9 rows
+/// (position, the x and y axes) carry only 6 independent directions, and
+/// J̃ (6 × n) with J̃ᵀJ̃ = JᵀJ and J̃ᵀr̃ = JᵀR gives the same step from a 6 × 6
+/// system instead of a 7 × 7 one (a position or orientation goal: 3 × 3;
+/// solvers/internal/site_goal_kernel.h, EvaluateFactored).
+///
 /// Time budget: checked before every iteration, between the active-set
 /// passes of an iteration and before the trial evaluation — except that a
-/// 6/7-coordinate iteration is below a microsecond, so there the budget is
-/// checked before every fourth iteration only — so a solve
+/// 6/7-coordinate iteration is below half a microsecond, so there the budget
+/// is checked before every 16th iteration only (an overrun of at most 16
+/// iterations, ~8 µs) — so a solve
 /// overruns common.time_budget_seconds by at most one unit of work in
 /// progress (a pass or a residual/Jacobian evaluation) plus the final
 /// bookkeeping (one more evaluation for the reported errors): about two

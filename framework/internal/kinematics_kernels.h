@@ -152,6 +152,9 @@ inline Vec3 Cross(const Vec3& a, const Vec3& b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z,
           a.x * b.y - a.y * b.x};
 }
+inline double Dot(const Vec3& a, const Vec3& b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 inline Vec3 ToVec3(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
 inline Eigen::Vector3d ToEigen(const Vec3& v) { return {v.x, v.y, v.z}; }
 

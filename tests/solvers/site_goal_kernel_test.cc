@@ -109,6 +109,21 @@ int CheckAgainstGeneric(const std::shared_ptr<const Model>& model,
       // and leaves the same site pose for the stopping test.
       CHECK(kernel->Cost(q.data()) == cost);
       CHECK(Relative(kernel->site_pose().matrix(), X_WS.matrix()) <= 1e-12);
+      // The factored form: the same residual, and J̃ᵀ J̃ = Jᵀ J, J̃ᵀ r̃ = Jᵀ R
+      // (bounded LM's step needs nothing else of J).
+      using Kernel = SiteGoalKernel<M, N>;
+      typename Kernel::FactorTranspose Jt;
+      typename Kernel::FactorResidual r_factor;
+      Jt.setConstant(7.0);
+      r_factor.setConstant(7.0);
+      Eigen::Matrix<double, M, 1> r_again;
+      CHECK(kernel->EvaluateFactored(q.data(), &r_again, &Jt, &r_factor) ==
+            cost);
+      CHECK(r_again == r);
+      const Eigen::MatrixXd normal = J_generic.transpose() * J_generic;
+      const Eigen::VectorXd gradient = J_generic.transpose() * r_generic;
+      CHECK(Relative(Jt * Jt.transpose(), normal) <= 1e-12);
+      CHECK(Relative(Jt * r_factor, gradient) <= 1e-12);
     }
     ++checked;
   };
@@ -180,6 +195,42 @@ TEST_CASE(
       } else {
         CHECK(CheckAgainstGeneric<7>(model, model->site_name(s), &rng) == 6);
       }
+    }
+  }
+}
+
+TEST_CASE(
+    "The fused kernel's factored form holds where an orientation scale is 0",
+    "[solvers]") {
+  // r̃'s orientation rows divide by the scales; where one is 0 the gradient
+  // has no component there and r̃ gets 0.
+  std::mt19937 rng(16);
+  const auto model = Compiled(TolaniArm(Side::kRight));
+  const std::string site = model->site_name(0);
+  PositionOrientationScales no_dy, no_orientation;
+  no_dy.c_dy = 0.0;
+  no_orientation.w_o = 0.0;
+  for (const PositionOrientationScales& scales : {no_dy, no_orientation}) {
+    Problem problem(model);
+    problem.AddGoal(std::make_shared<PositionOrientationGoal>(
+        *model, site, RandomPose(&rng), 1.5, scales));
+    auto kernel = SiteGoalKernel<9, 7>::Create(problem);
+    REQUIRE(kernel.has_value());
+    ProblemWorkspace ws(problem);
+    for (int trial = 0; trial < 20; ++trial) {
+      const Eigen::VectorXd q = testing::RandomConfiguration(*model, &rng);
+      Eigen::VectorXd r(9);
+      Eigen::MatrixXd J(9, 7);
+      Eigen::Ref<Eigen::MatrixXd> J_ref(J);
+      problem.EvaluateResiduals(q, &ws, r, &J_ref);
+      SiteGoalKernel<9, 7>::FactorTranspose Jt;
+      SiteGoalKernel<9, 7>::FactorResidual r_factor;
+      Eigen::Matrix<double, 9, 1> r_kernel;
+      kernel->EvaluateFactored(q.data(), &r_kernel, &Jt, &r_factor);
+      INFO("c_dy " << scales.c_dy << ", w_o " << scales.w_o);
+      REQUIRE(r_factor.allFinite());
+      CHECK(Relative(Jt * Jt.transpose(), J.transpose() * J) <= 1e-12);
+      CHECK(Relative(Jt * r_factor, J.transpose() * r) <= 1e-12);
     }
   }
 }
