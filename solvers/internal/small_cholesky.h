@@ -23,10 +23,16 @@ namespace internal {
 
 /// Solves (A + shift·I) x = b for symmetric positive definite A + shift·I
 /// (only the lower triangle of A is read), overwriting b with x, by the
-/// square-root-free form L D Lᵀ (L unit lower triangular, D diagonal): one
-/// division per column and no square root. Returns false, leaving b partly
-/// overwritten, if a pivot is not positive and finite (not numerically
-/// positive definite).
+/// square-root-free form L D Lᵀ: no square root, and for even N the pivots
+/// are 2 × 2 blocks (BlockPivotSolve), for odd N scalars (ScalarPivotSolve).
+/// Returns false, leaving b partly overwritten, if a pivot is not positive
+/// definite and finite (the matrix is not numerically positive definite).
+template <int N>
+bool CholeskySolveShifted(const Eigen::Matrix<double, N, N>& a, double shift,
+                          Eigen::Matrix<double, N, 1>* b);
+
+/// CholeskySolveShifted with scalar pivots: L unit lower triangular, D
+/// diagonal, one division per column.
 ///
 /// Right-looking: each column, once divided by its pivot, updates the
 /// trailing matrix and the right-hand side at once (the forward
@@ -37,8 +43,8 @@ namespace internal {
 /// memory between the updates (perf put this solve at ~18 % of a 7-DOF
 /// bounded-LM iteration before, README "bounded LM iteration control").
 template <int N>
-bool CholeskySolveShifted(const Eigen::Matrix<double, N, N>& a, double shift,
-                          Eigen::Matrix<double, N, 1>* b) {
+bool ScalarPivotSolve(const Eigen::Matrix<double, N, N>& a, double shift,
+                      Eigen::Matrix<double, N, 1>* b) {
   static_assert(N > 0, "fixed sizes only; use Eigen::LLT for dynamic sizes");
   double l[N][N];  // the lower triangle: the trailing matrix, then L
   double x[N];
@@ -79,6 +85,90 @@ bool CholeskySolveShifted(const Eigen::Matrix<double, N, N>& a, double shift,
 #pragma GCC unroll 8
   for (int i = 0; i < N; ++i) (*b)[i] = x[i];
   return true;
+}
+
+/// CholeskySolveShifted with 2 × 2 pivot blocks: L unit block lower
+/// triangular, D block diagonal with 2 × 2 blocks D_k, each inverted through
+/// its determinant. The next pivot block then waits on one division for two
+/// columns instead of one per column, which set the scalar form's pace: a
+/// 6 × 6 solve 36.5 → 31.1 ns in a latency-bound loop, with the same
+/// accuracy against Eigen::LLT (README, "Bounded LM: the step from a factor
+/// of JᵀJ"). A 2 × 2 block of a positive definite matrix is positive
+/// definite: d₀₀ > 0 and det > 0 are tested.
+template <int N>
+bool BlockPivotSolve(const Eigen::Matrix<double, N, N>& a, double shift,
+                     Eigen::Matrix<double, N, 1>* b) {
+  static_assert(N % 2 == 0, "2 x 2 pivot blocks");
+  constexpr int kBlocks = N / 2;
+  double l[N][N];
+  double x[N];
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) {
+#pragma GCC unroll 8
+    for (int k = 0; k < i; ++k) l[i][k] = a(i, k);
+    l[i][i] = a(i, i) + shift;
+    x[i] = (*b)[i];
+  }
+  double inverse[kBlocks][3];  // D_k⁻¹ = [p q; q r]
+#pragma GCC unroll 8
+  for (int k = 0; k < kBlocks; ++k) {
+    const int r0 = 2 * k, r1 = r0 + 1;
+    const double d00 = l[r0][r0], d10 = l[r1][r0], d11 = l[r1][r1];
+    const double det = d00 * d11 - d10 * d10;
+    if (!(d00 > 0.0) || !(det > 0.0) || !std::isfinite(det)) return false;
+    const double inverse_det = 1.0 / det;
+    const double p = d11 * inverse_det, q = -d10 * inverse_det,
+                 r = d00 * inverse_det;
+    inverse[k][0] = p;
+    inverse[k][1] = q;
+    inverse[k][2] = r;
+    // Block column k of the trailing matrix, before it is multiplied by
+    // D_k⁻¹.
+    double w0[N], w1[N];
+#pragma GCC unroll 8
+    for (int t = r1 + 1; t < N; ++t) {
+      w0[t] = l[t][r0];
+      w1[t] = l[t][r1];
+      l[t][r0] = w0[t] * p + w1[t] * q;
+      l[t][r1] = w0[t] * q + w1[t] * r;
+    }
+#pragma GCC unroll 8
+    for (int t = r1 + 1; t < N; ++t) {
+      // A_ts −= L_tk W_sᵀ, and L y = b.
+#pragma GCC unroll 8
+      for (int s = r1 + 1; s <= t; ++s) {
+        l[t][s] -= l[t][r0] * w0[s] + l[t][r1] * w1[s];
+      }
+      x[t] -= l[t][r0] * x[r0] + l[t][r1] * x[r1];
+    }
+  }
+  // D Lᵀ x = y: first z = D⁻¹ y, then Lᵀ x = z by rows of L from the last.
+#pragma GCC unroll 8
+  for (int k = 0; k < kBlocks; ++k) {
+    const int r0 = 2 * k, r1 = r0 + 1;
+    const double y0 = x[r0], y1 = x[r1];
+    x[r0] = inverse[k][0] * y0 + inverse[k][1] * y1;
+    x[r1] = inverse[k][1] * y0 + inverse[k][2] * y1;
+  }
+#pragma GCC unroll 8
+  for (int t = N - 1; t >= 2; --t) {
+#pragma GCC unroll 8
+    // Columns left of t's own block: L's diagonal blocks are I.
+    for (int k = 0; k < 2 * (t / 2); ++k) x[k] -= l[t][k] * x[t];
+  }
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) (*b)[i] = x[i];
+  return true;
+}
+
+template <int N>
+bool CholeskySolveShifted(const Eigen::Matrix<double, N, N>& a, double shift,
+                          Eigen::Matrix<double, N, 1>* b) {
+  if constexpr (N % 2 == 0) {
+    return BlockPivotSolve(a, shift, b);
+  } else {
+    return ScalarPivotSolve(a, shift, b);
+  }
 }
 
 }  // namespace internal

@@ -39,10 +39,12 @@ void CheckAgainstEigen(std::mt19937_64* rng) {
 }
 
 TEST_CASE("Small L D L^T solve matches Eigen's LLT on damped normal "
-          "equations (3, 6 and 7 unknowns)",
+          "equations (2 to 7 unknowns: 2 x 2 pivot blocks for even sizes)",
           "[solvers]") {
   std::mt19937_64 rng(5);
+  CheckAgainstEigen<2>(&rng);
   CheckAgainstEigen<3>(&rng);
+  CheckAgainstEigen<4>(&rng);
   CheckAgainstEigen<6>(&rng);
   CheckAgainstEigen<7>(&rng);
 }
@@ -63,6 +65,40 @@ TEST_CASE("Small L D L^T solve refuses indefinite, singular and NaN matrices",
   with_nan(2, 0) = NAN;
   b << 1, 2, 3;
   CHECK_FALSE(internal::CholeskySolveShifted(with_nan, 0.0, &b));
+}
+
+TEST_CASE("Small L D L^T solve with 2 x 2 pivot blocks refuses indefinite, "
+          "singular and NaN matrices wherever the defect lies",
+          "[solvers]") {
+  // 6 × 6: three pivot blocks. A negative or zero eigenvalue placed in each
+  // block in turn (both rows of a block), and the same within a block whose
+  // own diagonal entries are positive (an indefinite 2 × 2 block: 1 and 1
+  // with off-diagonal 2).
+  using Matrix6 = Eigen::Matrix<double, 6, 6>;
+  using Vector6 = Eigen::Matrix<double, 6, 1>;
+  for (int row = 0; row < 6; ++row) {
+    for (const double bad : {-1.0, 0.0, double(NAN)}) {
+      Matrix6 a = Matrix6::Identity();
+      a(row, row) = bad;
+      Vector6 b = Vector6::Ones();
+      INFO("row " << row << ", diagonal " << bad);
+      CHECK_FALSE(internal::CholeskySolveShifted(a, 0.0, &b));
+    }
+  }
+  for (int block = 0; block < 3; ++block) {
+    Matrix6 a = Matrix6::Identity();
+    a(2 * block + 1, 2 * block) = 2.0;  // [1 2; 2 1]: eigenvalues 3, −1
+    Vector6 b = Vector6::Ones();
+    INFO("block " << block);
+    CHECK_FALSE(internal::CholeskySolveShifted(a, 0.0, &b));
+    // The shift makes it positive definite again, and the solve exact.
+    Vector6 x = Vector6::Ones();
+    REQUIRE(internal::CholeskySolveShifted(a, 2.0, &x));
+    Matrix6 shifted = a;
+    shifted(2 * block, 2 * block + 1) = 2.0;  // the full symmetric matrix
+    shifted.diagonal().array() += 2.0;
+    CHECK((shifted * x - Vector6::Ones()).norm() <= 1e-14);
+  }
 }
 
 }  // namespace
