@@ -31,6 +31,22 @@ template <int N>
 bool CholeskySolveShifted(const Eigen::Matrix<double, N, N>& a, double shift,
                           Eigen::Matrix<double, N, 1>* b);
 
+/// l ← the lower triangle of A + shift·I, x ← b: local arrays, which alias
+/// neither argument, for the solves below.
+template <int N>
+inline void LoadShiftedSystem(const Eigen::Matrix<double, N, N>& a,
+                              double shift,
+                              const Eigen::Matrix<double, N, 1>& b,
+                              double (&l)[N][N], double (&x)[N]) {
+#pragma GCC unroll 8
+  for (int i = 0; i < N; ++i) {
+#pragma GCC unroll 8
+    for (int k = 0; k < i; ++k) l[i][k] = a(i, k);
+    l[i][i] = a(i, i) + shift;
+    x[i] = b[i];
+  }
+}
+
 /// CholeskySolveShifted with scalar pivots: L unit lower triangular, D
 /// diagonal, one division per column.
 ///
@@ -48,13 +64,7 @@ bool ScalarPivotSolve(const Eigen::Matrix<double, N, N>& a, double shift,
   static_assert(N > 0, "fixed sizes only; use Eigen::LLT for dynamic sizes");
   double l[N][N];  // the lower triangle: the trailing matrix, then L
   double x[N];
-#pragma GCC unroll 8
-  for (int i = 0; i < N; ++i) {
-#pragma GCC unroll 8
-    for (int k = 0; k < i; ++k) l[i][k] = a(i, k);
-    l[i][i] = a(i, i) + shift;
-    x[i] = (*b)[i];
-  }
+  LoadShiftedSystem(a, shift, *b, l, x);
   double inverse_pivot[N];
 #pragma GCC unroll 8
   for (int j = 0; j < N; ++j) {
@@ -100,15 +110,9 @@ bool BlockPivotSolve(const Eigen::Matrix<double, N, N>& a, double shift,
                      Eigen::Matrix<double, N, 1>* b) {
   static_assert(N % 2 == 0, "2 x 2 pivot blocks");
   constexpr int kBlocks = N / 2;
-  double l[N][N];
+  double l[N][N];  // the lower triangle: the trailing matrix, then L
   double x[N];
-#pragma GCC unroll 8
-  for (int i = 0; i < N; ++i) {
-#pragma GCC unroll 8
-    for (int k = 0; k < i; ++k) l[i][k] = a(i, k);
-    l[i][i] = a(i, i) + shift;
-    x[i] = (*b)[i];
-  }
+  LoadShiftedSystem(a, shift, *b, l, x);
   double inverse[kBlocks][3];  // D_k⁻¹ = [p q; q r]
 #pragma GCC unroll 8
   for (int k = 0; k < kBlocks; ++k) {
@@ -152,8 +156,8 @@ bool BlockPivotSolve(const Eigen::Matrix<double, N, N>& a, double shift,
   }
 #pragma GCC unroll 8
   for (int t = N - 1; t >= 2; --t) {
-#pragma GCC unroll 8
     // Columns left of t's own block: L's diagonal blocks are I.
+#pragma GCC unroll 8
     for (int k = 0; k < 2 * (t / 2); ++k) x[k] -= l[t][k] * x[t];
   }
 #pragma GCC unroll 8
