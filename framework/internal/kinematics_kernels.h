@@ -229,21 +229,25 @@ inline Eigen::Vector3d WorldAxis(const Rotation& R_WJ, AxisKind kind,
 /// a the world axis of the step and o its world origin. Coordinates not
 /// visited have zero columns. Goals write their chain-rule product
 /// ∂r/∂q = M_v J_v + M_ω J_ω straight into their output this way, with no
-/// scratch Jacobian.
+/// scratch Jacobian. The cross product is taken on Vec3 (the same
+/// arithmetic as Eigen's, so the same bits; FK + the 6 × 7 site Jacobian
+/// ~119 → ~115 ns).
 /// @pre ForwardKinematics() has run on `data`; 0 ≤ step < num_steps().
 template <typename Fn>
 void ForEachJacobianColumn(const Model& model, const Data& data, int step,
                            const Eigen::Vector3d& p_WQ, Fn&& fn) {
+  const Vec3 p = ToVec3(p_WQ);
   for (int i = step; i > 0; i = model.parent(i)) {
     const int dof = model.dof(i);
     if (dof < 0) continue;
     const Eigen::Isometry3d& X_WJ = data.X_W(i);
-    const Eigen::Vector3d a =
-        WorldAxis(X_WJ.linear(), model.axis_kind(i), model.axis(i));
+    const Vec3 a = ToVec3(
+        WorldAxis(X_WJ.linear(), model.axis_kind(i), model.axis(i)));
     if (model.kind(i) == StepKind::kPrismatic) {
-      fn(dof, a, Eigen::Vector3d::Zero().eval());
+      fn(dof, ToEigen(a), Eigen::Vector3d::Zero().eval());
     } else {
-      fn(dof, a.cross(p_WQ - X_WJ.translation()).eval(), a);
+      const Vec3 arm{p.x - X_WJ(0, 3), p.y - X_WJ(1, 3), p.z - X_WJ(2, 3)};
+      fn(dof, ToEigen(Cross(a, arm)), ToEigen(a));
     }
   }
 }
