@@ -190,12 +190,12 @@ class SiteGoalKernel {
     if constexpr (M != 3) {
       const Vec3 x_g = ToVec3(spec_.R_WG.col(0));
       const Vec3 y_g = ToVec3(spec_.R_WG.col(1));
-      const Vec3 h = Add(Scale(Cross(x_g, x_WS_), spec_.s_x * spec_.s_x),
-                         Scale(Cross(y_g, y_WS_), spec_.s_y * spec_.s_y));
+      const Vec3 h = Add(Scale(Cross(x_g, x), s_x * s_x),
+                         Scale(Cross(y_g, y), s_y * s_y));
       double* out = r_factor->data() + (M == 9 ? 3 : 0);
-      out[0] = Dot(x_WS_, h) * inverse_s_y_;
-      out[1] = Dot(y_WS_, h) * inverse_s_x_;
-      out[2] = Dot(z_WS_, h) * inverse_s_z_;
+      out[0] = Dot(x, h) * inverse_s_y_;
+      out[1] = Dot(y, h) * inverse_s_x_;
+      out[2] = Dot(z, h) * inverse_s_z_;
     }
     return 0.5 * r->squaredNorm();
   }
