@@ -68,13 +68,15 @@ struct Workspace {
   using JacobianMatrix = Eigen::Matrix<double, M, N>;
   using SquareMatrix = Eigen::Matrix<double, N, N>;
   using CoordinateVector = Eigen::Matrix<double, N, 1>;
-  // The fused kernel's Gauss–Newton factor (SiteGoalKernel::
-  // EvaluateFactored; fixed sizes only, placeholders of size 1 otherwise):
-  // J̃ transposed, r̃, and the system J̃ J̃ᵀ.
-  static constexpr int kFactorRows = N == Eigen::Dynamic ? 1 : (M == 9 ? 6 : 3);
-  using FactorTranspose =
-      Eigen::Matrix<double, N == Eigen::Dynamic ? 1 : N, kFactorRows>;
-  using FactorResidual = Eigen::Matrix<double, kFactorRows, 1>;
+  // The fused kernel for these sizes (a placeholder on the dynamic-size
+  // path, where it is never used) and its Gauss–Newton factor
+  // (SiteGoalKernel::EvaluateFactored): J̃ transposed, r̃, and the system
+  // J̃ J̃ᵀ.
+  static constexpr bool kFixed = N != Eigen::Dynamic;
+  using Kernel = internal::SiteGoalKernel<kFixed ? M : 3, kFixed ? N : 6>;
+  static constexpr int kFactorRows = Kernel::kFactorRows;
+  using FactorTranspose = typename Kernel::FactorTranspose;
+  using FactorResidual = typename Kernel::FactorResidual;
   using FactorSystem = Eigen::Matrix<double, kFactorRows, kFactorRows>;
 
   // `dual`: solve the m × m system of the push-through form instead of the
@@ -231,8 +233,8 @@ Result SolveWith(const BoundedLmOptions& options,
   // instead of Problem::EvaluateResiduals; null when the problem does not
   // qualify. Its type is a placeholder on the dynamic-size path, where it
   // stays null.
-  constexpr bool kFixed = N != Eigen::Dynamic;
-  using Kernel = internal::SiteGoalKernel<kFixed ? M : 3, kFixed ? N : 6>;
+  constexpr bool kFixed = Workspace<M, N>::kFixed;
+  using Kernel = typename Workspace<M, N>::Kernel;
   Kernel kernel_storage;
   Kernel* const kernel =
       kFixed && kernel_storage.Init(problem) ? &kernel_storage : nullptr;

@@ -173,8 +173,7 @@ class SiteGoalKernel {
       // Row dof of Jᵀ, one stride of N apart.
       double* out = Jt->data() + joint.dof;
       if constexpr (M != 6) {
-        const Vec3 arm{p_WS.x - o.x, p_WS.y - o.y, p_WS.z - o.z};
-        const Vec3 v = prismatic ? a : Cross(a, arm);
+        const Vec3 v = SiteVelocity(prismatic, a, o, p_WS);
         out[0] = -s_p * v.x;
         out[N] = -s_p * v.y;
         out[2 * N] = -s_p * v.z;
@@ -426,23 +425,28 @@ class SiteGoalKernel {
         *out++ = scale * v.z;
       };
       const Vec3& a = axis_[k];
-      if (chain.joints[k].kind == StepKind::kPrismatic) {
-        if constexpr (M != 6) put(a, -spec_.s_p);
-        if constexpr (M != 3) {
-          for (int i = 0; i < 6; ++i) *out++ = 0.0;
-        }
-        continue;
-      }
+      const bool prismatic = chain.joints[k].kind == StepKind::kPrismatic;
       if constexpr (M != 6) {
-        const Vec3& o = origin_[k];
-        const Vec3 arm{p_WS_.x - o.x, p_WS_.y - o.y, p_WS_.z - o.z};
-        put(Cross(a, arm), -spec_.s_p);
+        put(SiteVelocity(prismatic, a, origin_[k], p_WS_), -spec_.s_p);
       }
       if constexpr (M != 3) {
-        put(Cross(x_WS_, a), spec_.s_x);
-        put(Cross(y_WS_, a), spec_.s_y);
+        if (prismatic) {
+          for (int i = 0; i < 6; ++i) *out++ = 0.0;
+        } else {
+          put(Cross(x_WS_, a), spec_.s_x);
+          put(Cross(y_WS_, a), spec_.s_y);
+        }
       }
     }
+  }
+
+  // The site's velocity per unit rate of a joint with world axis a and
+  // origin o (the position rows of the geometric Jacobian, kinematics.h):
+  // a × (p_WS − o) for a revolute joint, a for a prismatic one.
+  static Vec3 SiteVelocity(bool prismatic, const Vec3& a, const Vec3& o,
+                           const Vec3& p_WS) {
+    const Vec3 arm{p_WS.x - o.x, p_WS.y - o.y, p_WS.z - o.z};
+    return prismatic ? a : Cross(a, arm);
   }
 
   // The site's rotation R_WS at the last forward pass.
