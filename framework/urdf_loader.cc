@@ -11,6 +11,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/depth_first_search.hpp>
 #include <console_bridge/console.h>
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
@@ -42,10 +44,13 @@ class Reporter {
   std::string source_;
 };
 
-// One top-level <link> or <joint> element: its name and line.
+// One top-level <link> or <joint> element: its name and line; for a joint,
+// also the links its <parent> and <child> name (empty where absent).
 struct Element {
   std::string name;
   int line = 0;
+  std::string parent;
+  std::string child;
 };
 
 // What the TinyXML pre-parse learns: the elements in file order (urdfdom keeps
@@ -158,6 +163,12 @@ int FindInvalidUtf8(const std::string& text, unsigned* bad_byte) {
   return 0;
 }
 
+// The link attribute of a joint's <parent> or <child>, or "" if absent.
+std::string LinkOf(const TiXmlElement* element) {
+  const char* link = element ? element->Attribute("link") : nullptr;
+  return link ? link : "";
+}
+
 XmlIndex IndexXml(const std::string& xml, const Reporter& report) {
   unsigned bad_byte = 0;
   if (const int line = FindInvalidUtf8(xml, &bad_byte)) {
@@ -197,9 +208,66 @@ XmlIndex IndexXml(const std::string& xml, const Reporter& report) {
       report.Fail(e->Row(), "duplicate ", kind, " name '", name,
                   "' (first defined at line ", it->second, ")");
     }
-    (is_link ? index.links : index.joints).push_back({name, e->Row()});
+    Element element{name, e->Row(), {}, {}};
+    if (!is_link) {
+      element.parent = LinkOf(e->FirstChildElement("parent"));
+      element.child = LinkOf(e->FirstChildElement("child"));
+    }
+    (is_link ? index.links : index.joints).push_back(std::move(element));
   }
   return index;
+}
+
+// Records the first edge that closes a cycle.
+class CycleFinder : public boost::default_dfs_visitor {
+ public:
+  explicit CycleFinder(int* closing_joint) : closing_joint_(closing_joint) {}
+  template <typename Edge, typename Graph>
+  void back_edge(Edge e, const Graph& graph) {
+    if (*closing_joint_ < 0) *closing_joint_ = graph[e];
+  }
+
+ private:
+  int* closing_joint_;
+};
+
+// urdfdom links each joint's child into its parent's list of children, held
+// by shared_ptr, before it checks that the links form a tree: on a cycle of
+// joints those links keep each other alive and leak, whether the parse then
+// fails or not (found by the URDF fuzzer). So cycles are refused before
+// urdfdom sees the file. Joints naming links that do not exist are left to
+// urdfdom's own message.
+void RefuseJointCycles(const XmlIndex& index, const Reporter& report) {
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS,
+                                      boost::directedS, boost::no_property,
+                                      int>;  // edge: index into index.joints
+  std::unordered_map<std::string, int> vertex_of;
+  for (const Element& link : index.links) {
+    vertex_of.emplace(link.name, static_cast<int>(vertex_of.size()));
+  }
+  Graph graph(index.links.size());
+  for (std::size_t j = 0; j < index.joints.size(); ++j) {
+    const Element& joint = index.joints[j];
+    if (!joint.parent.empty() && joint.parent == joint.child) {
+      report.Fail(joint.line, "joint '", joint.name,
+                  "': parent and child are the same link '", joint.parent,
+                  "' (a joint must connect two links)");
+    }
+    const auto parent = vertex_of.find(joint.parent);
+    const auto child = vertex_of.find(joint.child);
+    if (parent != vertex_of.end() && child != vertex_of.end()) {
+      boost::add_edge(parent->second, child->second, static_cast<int>(j),
+                      graph);
+    }
+  }
+  int closing_joint = -1;
+  boost::depth_first_search(graph, boost::visitor(CycleFinder(&closing_joint)));
+  if (closing_joint >= 0) {
+    const Element& joint = index.joints[closing_joint];
+    report.Fail(joint.line, "joint '", joint.name, "' (parent '", joint.parent,
+                "', child '", joint.child,
+                "') closes a cycle of joints; a URDF must be a tree");
+  }
 }
 
 // Collects console_bridge error messages while urdfdom parses.
@@ -454,6 +522,7 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
                 options.base_link, "' and tip '", options.tip_link, "'");
   }
   const XmlIndex index = IndexXml(xml, report);
+  RefuseJointCycles(index, report);
 
   std::vector<std::string> errors;
   const urdf::ModelInterfaceSharedPtr model = ParseWithUrdfdom(xml, &errors);

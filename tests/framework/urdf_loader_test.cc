@@ -500,6 +500,27 @@ TEST_CASE("Malformed URDF input is rejected with the file, line and problem",
     // way the loader refuses the file and names a line.
     REQUIRE_THROWS_WITH(LoadUrdfFromString(xml, "t.urdf"), Contains("t.urdf:"));
   }
+  SECTION("a joint whose parent is its child (a libFuzzer finding)") {
+    // urdfdom leaks the links of any cycle of joints, so cycles are refused
+    // before it parses (under ASan this section also checks for the leak).
+    std::string xml = TwoLinkUrdf("fixed", "");
+    xml.replace(xml.find(R"(<parent link="b"/><child link="c"/>)"), 36,
+                R"(<parent link="c"/><child link="c"/>)");
+    REQUIRE_THROWS_WITH(LoadUrdfFromString(xml, "t.urdf"),
+                        Contains("t.urdf:9: joint 'j2': parent and child are "
+                                 "the same link 'c'"));
+  }
+  SECTION("a cycle of joints (a libFuzzer finding)") {
+    // j1 now runs c -> b and j2 b -> c: each link has one parent and 'a' is
+    // the only root, so urdfdom would accept the file (and leak b and c).
+    std::string xml = TwoLinkUrdf("fixed", "");
+    xml.replace(xml.find(R"(<parent link="a"/><child link="b"/>)"), 36,
+                R"(<parent link="c"/><child link="b"/>)");
+    REQUIRE_THROWS_WITH(
+        LoadUrdfFromString(xml, "t.urdf"),
+        Contains("t.urdf:6: joint 'j1' (parent 'c', child 'b') closes a "
+                 "cycle of joints; a URDF must be a tree"));
+  }
   SECTION("a duplicate link") {
     std::string xml = TwoLinkUrdf("fixed", "");
     xml.replace(xml.find(R"(<link name="c"/>)"), 16, R"(<link name="b"/>)");
