@@ -521,6 +521,32 @@ TEST_CASE("Malformed URDF input is rejected with the file, line and problem",
         Contains("t.urdf:6: joint 'j1' (parent 'c', child 'b') closes a "
                  "cycle of joints; a URDF must be a tree"));
   }
+  SECTION("a '%' in an attribute value (a libFuzzer finding)") {
+    // urdfdom printed the malformed vector with the text as the printf
+    // format: "%n" wrote through a stray pointer.
+    std::string origin = TwoLinkUrdf("fixed", "");
+    origin.replace(origin.find(R"(<origin xyz="0 0 1"/>)"), 21,
+                   R"(<origin xyz="0%n 0 1"/>)");
+    REQUIRE_THROWS_WITH(
+        LoadUrdfFromString(origin, "t.urdf"),
+        Contains("t.urdf:11: <origin> attribute xyz=\"0%n 0 1\" contains "
+                 "'%'"));
+    std::string named = TwoLinkUrdf("fixed", "");
+    named.replace(named.find(R"(<link name="c"/>)"), 16,
+                  R"(<link name="c"><visual><geometry><box size="1 1 1"/>)"
+                  R"(</geometry><material name="50%s"/></visual></link>)");
+    REQUIRE_THROWS_WITH(
+        LoadUrdfFromString(named, "t.urdf"),
+        Contains("t.urdf:5: <material> attribute name=\"50%s\" contains"));
+    // A mesh file name may have one (URL-encoded paths); urdfdom never
+    // prints it.
+    std::string mesh = TwoLinkUrdf("fixed", "");
+    mesh.replace(mesh.find(R"(<link name="c"/>)"), 16,
+                 R"(<link name="c"><visual><geometry>)"
+                 R"(<mesh filename="package://r/arm%201.stl"/>)"
+                 R"(</geometry></visual></link>)");
+    REQUIRE_NOTHROW(LoadUrdfFromString(mesh, "t.urdf"));
+  }
   SECTION("a duplicate link") {
     std::string xml = TwoLinkUrdf("fixed", "");
     xml.replace(xml.find(R"(<link name="c"/>)"), 16, R"(<link name="b"/>)");
