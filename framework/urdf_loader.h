@@ -57,7 +57,11 @@
 /// is known, the line: "ur5.urdf:120: joint 'elbow_joint': ...". Malformed
 /// XML is found by a TinyXML pre-parse, which reports the line; urdfdom's own
 /// complaints (it logs them through console_bridge) are captured and quoted,
-/// with the line of the joint or link they name.
+/// with the line of the joint or link they name. Two kinds of file are
+/// refused before urdfdom sees them, as it would mishandle them: a cycle of
+/// joints (urdfdom leaks the links on it), and a '%' in any attribute value
+/// but a mesh or texture file name (urdfdom hands some messages built from
+/// the file's text to printf as the format; "%n" crashes it).
 ///
 /// Thread safety: loading is safe from several threads, but calls into
 /// urdfdom are serialized, and while one runs console_bridge's output handler
