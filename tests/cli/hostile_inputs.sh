@@ -97,6 +97,11 @@ LOWER="-1e12" arm_urdf limit_large.urdf
 LOWER="2" UPPER="-2" arm_urdf limit_reversed.urdf
 ORIGIN="nan 0 0" arm_urdf origin_nan.urdf
 AXIS="0 0 0" arm_urdf axis_zero.urdf
+# urdfdom would print this value with it as the printf format ("%n" crashed it).
+ORIGIN="0%n 0 0.3" arm_urdf origin_percent.urdf
+# A joint l2 -> l1 closes the cycle l1 -> l2 -> l1 (urdfdom would leak it).
+arm_urdf cycle.urdf
+sed -i 's|</robot>|  <joint name="back" type="fixed"><parent link="l2"/><child link="l1"/></joint>\n</robot>|' cycle.urdf
 : >empty.urdf
 printf 'this is not xml\n' >text.urdf
 printf '<robot name="x"><link name="a"/>' >truncated.urdf
@@ -248,6 +253,8 @@ urdfbench 2 "limit_large.urdf:8:" limit_large.urdf
 urdfbench 2 "limit_reversed.urdf:8: joint 'j1': <limit> must have lower <= upper" limit_reversed.urdf
 urdfbench 2 "origin_nan.urdf:" origin_nan.urdf
 urdfbench 2 "axis_zero.urdf:8: joint 'j1': <axis> must be a finite non-zero vector" axis_zero.urdf
+urdfbench 2 "origin_percent.urdf:10: <origin> attribute xyz=\"0%n 0 0.3\" contains '%'" origin_percent.urdf
+urdfbench 2 "cycle.urdf:30: joint 'back' (parent 'l2', child 'l1') closes a cycle of joints" cycle.urdf
 urdfbench 2 "arm.urdf:24: joint 'finger_joint' mimics joint 'j2' (q = 0.5 q_j2 + 0.1)" arm.urdf base finger
 urdfbench 2 "not enforced" arm.urdf l1 finger
 urdfbench 2 "has no moving joints (0 coordinates)" arm.urdf base base
