@@ -68,6 +68,11 @@ int Run(const RetargetCommandOptions& o) {
   const BvhFigure skeleton = o.onto.empty() ? clip : LoadBvh(o.onto);
   const auto clip_model = std::make_shared<const Model>(clip.figure.Compile());
   const auto model = std::make_shared<const Model>(skeleton.figure.Compile());
+  if (model->nq() == 0) {  // before the output folder is made
+    throw std::invalid_argument((o.onto.empty() ? o.bvh : o.onto) +
+                                ": the skeleton has no CHANNELS, so no "
+                                "coordinates to solve for");
+  }
   const std::vector<std::string> sites =
       o.effectors.empty() ? EndSiteNames(clip) : o.effectors;
   if (sites.empty()) {

@@ -50,7 +50,13 @@ std::vector<std::vector<Eigen::Vector3d>> EffectorTargets(
                                   "poses (" +
                                   std::to_string(poses.rows()) + " frames)");
     }
-    ForwardKinematics(model, poses.row(f).transpose(), &data);
+    // (A model without coordinates, a clip without channels, has every
+    // frame at its rest pose; its poses have no row to view.)
+    if (model.nq() > 0) {
+      ForwardKinematics(model, poses.row(f).transpose(), &data);
+    } else {
+      ForwardKinematics(model, Eigen::VectorXd(), &data);
+    }
     std::vector<Eigen::Vector3d> frame;
     for (int s : indices) frame.push_back(SitePosition(model, data, s));
     targets.push_back(frame);
@@ -67,6 +73,11 @@ RetargetRun Retarget(const std::shared_ptr<const Model>& model,
     throw std::invalid_argument(
         "Retarget: " + std::to_string(targets.size()) + " target sets for " +
         std::to_string(frames.size()) + " frames; give one per frame");
+  }
+  if (model->nq() == 0) {
+    throw std::invalid_argument(
+        "Retarget: the skeleton has no coordinates to solve for (a BVH "
+        "without CHANNELS)");
   }
   if (start.size() != model->nq()) {
     throw std::invalid_argument(

@@ -59,9 +59,9 @@ std::vector<std::vector<Eigen::Vector3d>> EffectorTargets(
 /// `solver` from the previous frame's answer (`start` for the first frame).
 /// Timing is wall time of Solver::Solve.
 /// @param targets targets[f][s] for frames[f] and sites[s].
-/// @throws std::invalid_argument if a site is not a site of `model`, the
-///   sizes of frames, targets and sites disagree, or start has not nq
-///   entries.
+/// @throws std::invalid_argument if `model` has no coordinates (a BVH
+///   without CHANNELS), a site is not a site of `model`, the sizes of
+///   frames, targets and sites disagree, or start has not nq entries.
 RetargetRun Retarget(const std::shared_ptr<const Model>& model,
                      const std::vector<std::string>& sites,
                      const std::vector<int>& frames,

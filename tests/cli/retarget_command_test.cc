@@ -66,6 +66,19 @@ TEST_CASE(
     CHECK(Iklab({"retarget", "--bvh", clip, "--out", out, "--effectors",
                  "LeftHand"}) == 2);
   }
+  SECTION("a skeleton without channels is a usage error (exit code 2)") {
+    const std::string still = (dir / "still.bvh").string();
+    std::ofstream(still) << "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n"
+                            "  End Site\n  {\n    OFFSET 0 -5 0\n  }\n}\n"
+                            "MOTION\nFrames: 2\nFrame Time: 0.03\n";
+    const std::string still_out = (dir / "still-out").string();
+    CHECK(Iklab({"retarget", "--bvh", still, "--out", still_out}) == 2);
+    CHECK_FALSE(std::filesystem::exists(still_out));
+    // As the skeleton to solve on, under a motion that has channels.
+    CHECK(Iklab({"retarget", "--bvh", clip, "--onto", still, "--out",
+                 still_out}) == 2);
+    CHECK_FALSE(std::filesystem::exists(still_out));
+  }
   SECTION("a missing file is a usage error (exit code 2)") {
     CHECK(Iklab({"retarget", "--bvh", (dir / "none.bvh").string()}) == 2);
   }

@@ -37,7 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
       if (++hits[c.q_index] != 1) std::abort();
     }
     iklab::Data workspace(model);
-    for (int f = 0; f < std::min(bvh.num_frames(), 3); ++f) {
+    // (Without channels the poses have no columns, and no row to view.)
+    iklab::ForwardKinematics(model, Eigen::VectorXd::Zero(nq), &workspace);
+    for (int f = 0; nq > 0 && f < std::min(bvh.num_frames(), 3); ++f) {
       iklab::ForwardKinematics(model, bvh.poses.row(f).transpose(), &workspace);
     }
   } catch (const std::invalid_argument& e) {

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "framework/bvh_loader.h"
 #include "framework/kinematics.h"
 #include "lab/walk_cycle.h"
 #include "solvers/bounded_lm_solver.h"
@@ -104,6 +105,44 @@ TEST_CASE("Retargeting names an unknown effector and lists the sites",
                "(joints and End Sites) are: Hips, "));
   REQUIRE_THROWS_WITH(EffectorTargets(model, walk.poses, {100000}, {"Hips"}),
                       Contains("frame 100000 is not a row of poses"));
+}
+
+TEST_CASE("Retargeting a skeleton without channels: targets at its rest "
+          "pose, and no solve",
+          "[lab][retargeting]") {
+  // A BVH may name no channel at all: its frames are then rows of no values
+  // (no row of them can be viewed), and every frame is the rest pose.
+  const BvhFigure still = LoadBvhFromString(R"(HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 0 0
+  JOINT Leg
+  {
+    OFFSET 0 -5 0
+    End Site
+    {
+      OFFSET 1 -5 0
+    }
+  }
+}
+MOTION
+Frames: 2
+Frame Time: 0.03
+)",
+                                            "still.bvh");
+  const auto model = std::make_shared<const Model>(still.figure.Compile());
+  REQUIRE(model->nq() == 0);
+  REQUIRE(still.poses.rows() == 2);
+  const auto targets =
+      EffectorTargets(*model, still.poses, {0, 1}, {"Leg_End"});
+  REQUIRE(targets.size() == 2);
+  for (const auto& frame : targets) {
+    CHECK(frame.at(0).isApprox(Eigen::Vector3d(1.0, -10.0, 0.0), 1e-15));
+  }
+  const BoundedLmSolver solver = RetargetSolver(1e-6);
+  REQUIRE_THROWS_WITH(
+      Retarget(model, {"Leg_End"}, {0, 1}, targets, solver, Eigen::VectorXd()),
+      Contains("Retarget: the skeleton has no coordinates to solve for"));
 }
 
 }  // namespace
