@@ -167,8 +167,8 @@ int FindInvalidUtf8(const std::string& text, unsigned* bad_byte) {
 // urdfdom builds some error messages from the file's text (a malformed
 // number or vector, a material's name) and hands them to console_bridge as
 // the printf format, so a '%' there is read as a conversion: "%n" crashed
-// the URDF fuzzer. No URDF number needs a '%', nor, in practice, a name, so
-// any attribute value with one is refused before urdfdom reads it; mesh and
+// the URDF fuzzer. No URDF number has a '%', and names seldom do, so any
+// attribute value with one is refused before urdfdom reads it; mesh and
 // texture file names (URL-encoded paths may have one) are exempt, as urdfdom
 // never prints them.
 void RefusePercentSigns(const TiXmlElement& robot, const Reporter& report) {
@@ -181,8 +181,9 @@ void RefusePercentSigns(const TiXmlElement& robot, const Reporter& report) {
           std::string_view(a->Value()).find('%') != std::string_view::npos) {
         report.Fail(e->Row(), "<", e->ValueStr(), "> attribute ",
                     a->NameTStr(), "=\"", a->ValueStr(),
-                    "\" contains '%', which no URDF number or name has "
-                    "(refused: urdfdom would read it as a printf format)");
+                    "\" contains '%', which urdfdom would read as a printf "
+                    "format; remove or replace it (only file names may have "
+                    "one)");
       }
     }
     const TiXmlElement* next = e->FirstChildElement();
