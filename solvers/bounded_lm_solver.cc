@@ -136,8 +136,12 @@ struct Workspace {
 };
 
 // The lower triangle of Jᵀ J for a small fixed-size J, as dot products of
-// its contiguous columns: the factored form's system J̃ J̃ᵀ from J̃ᵀ (see
-// SolveWith).
+// its contiguous columns (the same reduction as Jᵀ.lazyProduct(J), bit for
+// bit): for a 9 × 7 J, 28 dot products instead of 49 and no mirror, as the
+// L D Lᵀ solve reads only the lower triangle, and no trip through Eigen's
+// blocked GEMM, whose packing would dominate. Unrolled: the triangle's loop
+// bookkeeping cost ~100 instructions per 7-DOF iteration. Both JᵀJ (the
+// primal form) and the factored form's J̃ J̃ᵀ, from J̃ᵀ (see SolveWith).
 template <typename Matrix, typename System>
 void LowerGram(const Matrix& J, System* S) {
   constexpr int kColumns = Matrix::ColsAtCompileTime;
@@ -409,25 +413,12 @@ Result SolveWith(const BoundedLmOptions& options,
       if (!normal_current) {
         normal_current = true;
         w.gradient.noalias() = w.jacobian->transpose() * *w.residual;
-        // Coefficient-wise for fixed sizes: Eigen would otherwise route a
-        // 9 × 7 product through its blocked GEMM, whose packing dominates.
-        // Only the lower triangle is computed, each entry as the column dot
-        // product (the same reduction as Jᵀ.lazyProduct(J), bit for bit):
-        // 28 dot products instead of 49, and no mirror, as the L D Lᵀ solve
-        // reads only the lower triangle. Unrolled: the triangle's loop
-        // bookkeeping cost ~100 instructions per 7-DOF iteration.
         if constexpr (N == Eigen::Dynamic) {
           if (!dual) {
             w.normal.noalias() = w.jacobian->transpose() * *w.jacobian;
           }
         } else {
-#pragma GCC unroll 8
-          for (int c = 0; c < N; ++c) {
-#pragma GCC unroll 8
-            for (int r = 0; r <= c; ++r) {
-              w.normal(c, r) = w.jacobian->col(r).dot(w.jacobian->col(c));
-            }
-          }
+          LowerGram(*w.jacobian, &w.normal);  // lower triangle only
         }
       }
 
