@@ -10,6 +10,8 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "framework/model.h"
 
@@ -85,17 +87,29 @@ inline double Estrin8(const double* c, double z, double z2, double z4,
 /// 1e5, beyond which SinCosOutOfRange redoes them.
 inline void SinCosPolynomial(double x, double* sin_x, double* cos_x) {
   using namespace sincos_constants;
-  const double k = (x * kOneOverPi + kRoundingShift) - kRoundingShift;
+  const double shifted = x * kOneOverPi + kRoundingShift;
+  const double k = shifted - kRoundingShift;
   const double r = ((x - k * kPiParts[0]) - k * kPiParts[1]) - k * kPiParts[2];
-  // (−1)^k without integers: h = round(k/2) and |k − 2h| is 1 for odd k.
-  const double h = (k * 0.5 + kRoundingShift) - kRoundingShift;
-  const double sign = 1.0 - 2.0 * std::abs(k - 2.0 * h);
+  // (−1)^k as a sign bit: `shifted` is 2^52 + 2^51 + k with a unit last
+  // place, so its lowest mantissa bit is k's parity; moved to bit 63 it
+  // flips the signs of sin r and cos r for odd k (an exact negation, as
+  // multiplying by −1 would be, in two instructions instead of ten).
+  std::uint64_t shifted_bits;
+  std::memcpy(&shifted_bits, &shifted, sizeof shifted_bits);
+  const std::uint64_t sign_bit = shifted_bits << 63;
   const double z = r * r;
   const double z2 = z * z;
   const double z4 = z2 * z2;
   const double z8 = z4 * z4;
-  *sin_x = sign * (r * Estrin8(kSinCoefficients, z, z2, z4, z8));
-  *cos_x = sign * Estrin8(kCosCoefficients, z, z2, z4, z8);
+  const double sin_r = r * Estrin8(kSinCoefficients, z, z2, z4, z8);
+  const double cos_r = Estrin8(kCosCoefficients, z, z2, z4, z8);
+  std::uint64_t sin_bits, cos_bits;
+  std::memcpy(&sin_bits, &sin_r, sizeof sin_bits);
+  std::memcpy(&cos_bits, &cos_r, sizeof cos_bits);
+  sin_bits ^= sign_bit;
+  cos_bits ^= sign_bit;
+  std::memcpy(sin_x, &sin_bits, sizeof sin_bits);
+  std::memcpy(cos_x, &cos_bits, sizeof cos_bits);
 }
 
 /// Redoes sin and cos of an x beyond SinCosPolynomial's range (or NaN) with
