@@ -40,6 +40,12 @@ bool BoundedLmOptions::IsValid(std::string* why) const {
     reason = StrCat("stall_iterations must be >= 1, got ", stall_iterations);
   } else if (!(stall_ratio > 0.0 && stall_ratio <= 1.0)) {
     reason = StrCat("stall_ratio must be in (0, 1], got ", stall_ratio);
+  } else if (!(first_step_ratio > 0.0 && first_step_ratio <= 1.0)) {
+    reason = StrCat("first_step_ratio must be in (0, 1], got ",
+                    first_step_ratio);
+  } else if (first_step_attempts < 0) {
+    reason = StrCat("first_step_attempts must be >= 0, got ",
+                    first_step_attempts);
   } else if (!(bound_stall_ratio >= 0.0 && bound_stall_ratio <= 1.0)) {
     reason = StrCat("bound_stall_ratio must be in [0, 1], got ",
                     bound_stall_ratio);
@@ -361,10 +367,12 @@ Result SolveWith(const BoundedLmOptions& options,
   // One attempt of damped Gauss–Newton steps from w.q. Returns kConverged,
   // kMaxIterations or kTimeBudget, or kUnreachable when it gave up (if
   // `may_stall`: ‖R‖ not below stall_ratio of its value stall_iterations
-  // ago, or pressing on a bound without progress, see bound_stall_ratio) or
+  // ago, or pressing on a bound without progress, see bound_stall_ratio;
+  // and if also `first_step_test`: its first iteration left ‖R‖ above
+  // first_step_ratio of its starting value) or
   // is stationary (λ beyond max_damping, or accepted steps below 1e-14
   // relative).
-  const auto run_attempt = [&](bool may_stall) {
+  const auto run_attempt = [&](bool may_stall, bool first_step_test) {
     double cost = evaluate(w.q, /*trial=*/false);
     if (result.function_evaluations == 1) scope.SetInitialPotential(cost);
     if (cost < best_cost) {
@@ -382,7 +390,8 @@ Result SolveWith(const BoundedLmOptions& options,
       return std::max(lambda * std::sqrt(2.0 * cost), options.min_damping);
     };
     double mu = damping();
-    double stall_reference = std::sqrt(2.0 * cost);
+    const double initial_norm = std::sqrt(2.0 * cost);
+    double stall_reference = initial_norm;
     int since_reference = 0;
     // The cost before the last two iterations, for the bound stall test.
     double cost_one_back = cost, cost_two_back = cost;
@@ -597,6 +606,12 @@ Result SolveWith(const BoundedLmOptions& options,
         mu = damping();
       }
       if (!may_stall) continue;
+      // A first step that leaves most of the residual: a start outside the
+      // basin of a solution, or one that will end on the limits.
+      if (attempt_iterations == 1 && first_step_test &&
+          std::sqrt(2.0 * cost) > options.first_step_ratio * initial_norm) {
+        return SolveStatus::kUnreachable;
+      }
       // Pressing on a bound (a coordinate held this iteration) without
       // progress: such attempts end in a local minimum on the bound.
       if (attempt_iterations >= kBoundStallIterations &&
@@ -685,14 +700,16 @@ Result SolveWith(const BoundedLmOptions& options,
     if (!FixedStartingPoint(attempt++, scope.start(), lower, upper, &w.q)) {
       restart_point();
     }
-    status = run_attempt(/*may_stall=*/true);
+    status = run_attempt(/*may_stall=*/true,
+                         /*first_step_test=*/attempt <=
+                             options.first_step_attempts);
   }
   if (status == SolveStatus::kUnreachable) {
     // Every attempt stalled: the goal is likely out of reach (or blocked by
     // the limits). Polish the best pose to stationarity so the best effort
     // is the closest point, not wherever the last restart gave up.
     w.q = w.best_q;
-    status = run_attempt(/*may_stall=*/false);
+    status = run_attempt(/*may_stall=*/false, /*first_step_test=*/false);
   }
   if (status == SolveStatus::kConverged) {
     w.best_q = w.q;

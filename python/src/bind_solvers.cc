@@ -279,6 +279,8 @@ void BindSolvers(py::module_& m) {
       IKLAB_FIELD(BoundedLmOptions, damping_increase)
       IKLAB_FIELD(BoundedLmOptions, min_damping) IKLAB_FIELD(BoundedLmOptions, stall_iterations)
       IKLAB_FIELD(BoundedLmOptions, stall_ratio) IKLAB_FIELD(BoundedLmOptions, bound_stall_ratio)
+      IKLAB_FIELD(BoundedLmOptions, first_step_ratio)
+      IKLAB_FIELD(BoundedLmOptions, first_step_attempts)
       IKLAB_FIELD(BoundedLmOptions, max_damping) IKLAB_FIELD(BoundedLmOptions, max_attempts)
       IKLAB_FIELD(BoundedLmOptions, restart_candidates)
       IKLAB_FIELD(BoundedLmOptions, restart_pool) IKLAB_FIELD(BoundedLmOptions, seed);
