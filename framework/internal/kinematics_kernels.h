@@ -83,6 +83,16 @@ inline double Estrin8(const double* c, double z, double z2, double z4,
 }
 }  // namespace sincos_constants
 
+/// v with its sign bit XORed with `sign_bit` (0 or bit 63 alone): −v or v,
+/// exactly.
+inline double XorSign(double v, std::uint64_t sign_bit) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  bits ^= sign_bit;
+  std::memcpy(&v, &bits, sizeof bits);
+  return v;
+}
+
 /// sin and cos of x by the branch-free polynomial above; valid for |x| ≤
 /// 1e5, beyond which SinCosOutOfRange redoes them.
 inline void SinCosPolynomial(double x, double* sin_x, double* cos_x) {
@@ -92,8 +102,8 @@ inline void SinCosPolynomial(double x, double* sin_x, double* cos_x) {
   const double r = ((x - k * kPiParts[0]) - k * kPiParts[1]) - k * kPiParts[2];
   // (−1)^k as a sign bit: `shifted` is 2^52 + 2^51 + k with a unit last
   // place, so its lowest mantissa bit is k's parity; moved to bit 63 it
-  // flips the signs of sin r and cos r for odd k (an exact negation, as
-  // multiplying by −1 would be, in two instructions instead of ten).
+  // negates sin r and cos r for odd k (a shift and two XORs, where a second
+  // rounding and two multiplications by ±1 took ten operations).
   std::uint64_t shifted_bits;
   std::memcpy(&shifted_bits, &shifted, sizeof shifted_bits);
   const std::uint64_t sign_bit = shifted_bits << 63;
@@ -101,15 +111,8 @@ inline void SinCosPolynomial(double x, double* sin_x, double* cos_x) {
   const double z2 = z * z;
   const double z4 = z2 * z2;
   const double z8 = z4 * z4;
-  const double sin_r = r * Estrin8(kSinCoefficients, z, z2, z4, z8);
-  const double cos_r = Estrin8(kCosCoefficients, z, z2, z4, z8);
-  std::uint64_t sin_bits, cos_bits;
-  std::memcpy(&sin_bits, &sin_r, sizeof sin_bits);
-  std::memcpy(&cos_bits, &cos_r, sizeof cos_bits);
-  sin_bits ^= sign_bit;
-  cos_bits ^= sign_bit;
-  std::memcpy(sin_x, &sin_bits, sizeof sin_bits);
-  std::memcpy(cos_x, &cos_bits, sizeof cos_bits);
+  *sin_x = XorSign(r * Estrin8(kSinCoefficients, z, z2, z4, z8), sign_bit);
+  *cos_x = XorSign(Estrin8(kCosCoefficients, z, z2, z4, z8), sign_bit);
 }
 
 /// Redoes sin and cos of an x beyond SinCosPolynomial's range (or NaN) with
