@@ -566,49 +566,36 @@ TEST_CASE("Bounded LM turns bad input into kInvalidInput", "[solvers]") {
   CHECK(r.q.allFinite());
   r = Solve(problem, Eigen::VectorXd::Zero(3), options);
   CHECK(r.status == SolveStatus::kInvalidInput);
-  options.initial_damping = -1.0;
-  r = Solve(problem, model->MidLimits(), options);
-  CHECK(r.status == SolveStatus::kInvalidInput);
-  CHECK_THAT(r.message, Catch::Contains("initial_damping must be finite and > 0"));
-  options = BoundedLmOptions{};
-  options.stall_ratio = 0.0;
-  r = Solve(problem, model->MidLimits(), options);
-  CHECK(r.status == SolveStatus::kInvalidInput);
-  CHECK_THAT(r.message, Catch::Contains("stall_ratio must be in (0, 1], got 0"));
-  options.stall_ratio = 0.9;
-  options.bound_stall_ratio = 1.5;
-  r = Solve(problem, model->MidLimits(), options);
-  CHECK(r.status == SolveStatus::kInvalidInput);
-  CHECK_THAT(r.message,
-             Catch::Contains("bound_stall_ratio must be in [0, 1], got 1.5"));
-  options = BoundedLmOptions{};
-  options.first_step_ratio = 0.0;
-  r = Solve(problem, model->MidLimits(), options);
-  CHECK(r.status == SolveStatus::kInvalidInput);
-  CHECK_THAT(r.message,
-             Catch::Contains("first_step_ratio must be in (0, 1], got 0"));
-  options = BoundedLmOptions{};
-  options.first_step_attempts = -1;
-  r = Solve(problem, model->MidLimits(), options);
-  CHECK(r.status == SolveStatus::kInvalidInput);
-  CHECK_THAT(r.message,
-             Catch::Contains("first_step_attempts must be >= 0, got -1"));
-  options = BoundedLmOptions{};
-  options.restart_candidates = 0;
-  r = Solve(problem, model->MidLimits(), options);
-  CHECK(r.status == SolveStatus::kInvalidInput);
-  CHECK_THAT(r.message,
-             Catch::Contains("restart_candidates must be >= 1, got 0"));
-  options = BoundedLmOptions{};
-  options.restart_pool = -1;
-  r = Solve(problem, model->MidLimits(), options);
-  CHECK(r.status == SolveStatus::kInvalidInput);
-  CHECK_THAT(r.message,
-             Catch::Contains("restart_pool must be in [0, 65536], got -1"));
-  options.restart_pool = BoundedLmOptions::kMaxRestartPool + 1;
-  r = Solve(problem, model->MidLimits(), options);
-  CHECK(r.status == SolveStatus::kInvalidInput);
-  CHECK_THAT(r.message, Catch::Contains("got 65537"));
+  // One option at a bad value, the others at their defaults: refused with a
+  // message naming it.
+  const auto check_refused = [&](void (*set_bad)(BoundedLmOptions*),
+                                 const char* message) {
+    INFO(message);
+    BoundedLmOptions bad;
+    set_bad(&bad);
+    const Result refused = Solve(problem, model->MidLimits(), bad);
+    CHECK(refused.status == SolveStatus::kInvalidInput);
+    CHECK_THAT(refused.message, Catch::Contains(message));
+  };
+  check_refused([](BoundedLmOptions* o) { o->initial_damping = -1.0; },
+                "initial_damping must be finite and > 0");
+  check_refused([](BoundedLmOptions* o) { o->stall_ratio = 0.0; },
+                "stall_ratio must be in (0, 1], got 0");
+  check_refused([](BoundedLmOptions* o) { o->bound_stall_ratio = 1.5; },
+                "bound_stall_ratio must be in [0, 1], got 1.5");
+  check_refused([](BoundedLmOptions* o) { o->first_step_ratio = 0.0; },
+                "first_step_ratio must be in (0, 1], got 0");
+  check_refused([](BoundedLmOptions* o) { o->first_step_attempts = -1; },
+                "first_step_attempts must be >= 0, got -1");
+  check_refused([](BoundedLmOptions* o) { o->restart_candidates = 0; },
+                "restart_candidates must be >= 1, got 0");
+  check_refused([](BoundedLmOptions* o) { o->restart_pool = -1; },
+                "restart_pool must be in [0, 65536], got -1");
+  check_refused(
+      [](BoundedLmOptions* o) {
+        o->restart_pool = BoundedLmOptions::kMaxRestartPool + 1;
+      },
+      "got 65537");
 }
 
 TEST_CASE("Bounded LM iterations do not allocate", "[solvers]") {
