@@ -11,11 +11,7 @@
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
 #include "lab/study.h"
-#include "solvers/analytic/six_r_solver.h"
-#include "solvers/analytic/tolani/tolani_solver.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/ceres_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/registry.h"
 #include "solvers/restarts.h"
 
 #ifdef IKLAB_HAVE_KDL
@@ -164,77 +160,43 @@ std::vector<BenchmarkSolver> PoseSolvers() {
   // the per-component test) and gets the same wall-time budget; solvers
   // without restarts of their own are wrapped in seeded random restarts
   // within that budget, as the protocol lets every solver start anywhere.
-  const auto common = [](double budget, double tolerance, int iterations) {
-    SolveOptions o;
-    o.time_budget_seconds = budget;
-    o.position_tolerance = tolerance;
-    o.angle_tolerance = tolerance;
-    o.max_iterations = iterations;
-    return o;
+  // The analytic solvers run once (all solutions, the one nearest the seed
+  // within the limits; Tolani's Table 3 fallback when no swivel angle is
+  // valid) on the arms of their shape: analytic-6r on the UR5 of the shipped
+  // set, tolani on the iiwa14.
+  struct Choice {
+    const char* name;
+    int max_iterations;  // per attempt
   };
-  const auto restarted = [](std::shared_ptr<const Solver> inner,
-                            double budget) -> std::unique_ptr<Solver> {
-    RestartOptions restarts;
-    restarts.max_attempts = 1000000;
-    restarts.time_budget_seconds = budget;
-    return std::make_unique<RestartSolver>(std::move(inner), restarts);
+  static constexpr Choice kChoices[] = {
+      {"bounded-lm", 100000}, {"lbfgsb", 1000},     {"ceres-lm", 100},
+      {"ceres-dogleg", 100},  {"analytic-6r", 1},   {"tolani", 200},
   };
   std::vector<BenchmarkSolver> solvers;
-  solvers.push_back(IklabBenchmarkSolver(
-      "bounded-lm", [common](double budget, double tolerance) {
-        BoundedLmOptions o;
-        o.common = common(budget, tolerance, 100000);
-        return std::make_unique<BoundedLmSolver>(o);
-      }));
-  solvers.push_back(IklabBenchmarkSolver(
-      "lbfgsb+restarts", [common, restarted](double budget, double tolerance) {
-        LbfgsbOptions o;
-        o.common = common(budget, tolerance, 1000);
-        return restarted(std::make_shared<LbfgsbSolver>(o), budget);
-      }));
-  solvers.push_back(IklabBenchmarkSolver(
-      "ceres-lm+restarts",
-      [common, restarted](double budget, double tolerance) {
-        CeresOptions o;
-        o.common = common(budget, tolerance, 100);
-        return restarted(std::make_shared<CeresSolver>(o), budget);
-      }));
-  solvers.push_back(IklabBenchmarkSolver(
-      "ceres-dogleg+restarts",
-      [common, restarted](double budget, double tolerance) {
-        CeresOptions o;
-        o.method = CeresOptions::Method::kDogleg;
-        o.common = common(budget, tolerance, 100);
-        return restarted(std::make_shared<CeresSolver>(o), budget);
-      }));
-  // The 6R analytic solver, on the robots whose geometry it handles (a
-  // spherical wrist or three parallel axes; the UR5 of the shipped set): all
-  // solutions, the one nearest the seed within the limits. No restarts.
-  BenchmarkSolver analytic = IklabBenchmarkSolver(
-      "analytic-6r", [common](double budget, double tolerance) {
-        SixRAnalyticOptions o;
-        o.common = common(budget, tolerance, 1);
-        return std::make_unique<SixRAnalyticSolver>(o);
-      });
-  analytic.not_applicable = [](const Model& model, int site) {
-    std::string why;
-    return SixRArm::Create(model, site, &why) ? std::string() : why;
-  };
-  solvers.push_back(std::move(analytic));
-  // Tolani's 7-DOF limb solver, on the SRS arms (the iiwa14 of the shipped
-  // set): closed form, the midpoint of the longest valid swivel arc, the
-  // Table 3 fallback when no swivel angle is valid. No restarts.
-  BenchmarkSolver tolani = IklabBenchmarkSolver(
-      "tolani", [common](double budget, double tolerance) {
-        TolaniLimbOptions o;
-        o.common = common(budget, tolerance, 200);
-        return std::make_unique<TolaniLimbSolver>(o);
-      });
-  tolani.not_applicable = [](const Model& model, int site) {
-    std::string why;
-    return SrsArm::Create(model, site, &why) ? std::string() : why;
-  };
-  solvers.push_back(std::move(tolani));
+  for (const Choice& choice : kChoices) {
+    const SolverEntry& entry = SolverNamed(choice.name);
+    const bool restarted =
+        !entry.own_restarts && entry.family != SolverFamily::kAnalytic;
+    const int iterations = choice.max_iterations;
+    BenchmarkSolver solver = IklabBenchmarkSolver(
+        restarted ? entry.name + "+restarts" : entry.name,
+        [make = entry.make, iterations, restarted](
+            double budget, double tolerance) -> std::unique_ptr<Solver> {
+          SolveOptions common;
+          common.time_budget_seconds = budget;
+          common.position_tolerance = tolerance;
+          common.angle_tolerance = tolerance;
+          common.max_iterations = iterations;
+          if (!restarted) return make(common);
+          RestartOptions restarts;
+          restarts.max_attempts = 1000000;
+          restarts.time_budget_seconds = budget;
+          return std::make_unique<RestartSolver>(
+              std::shared_ptr<const Solver>(make(common)), restarts);
+        });
+    solver.not_applicable = entry.not_applicable;
+    solvers.push_back(std::move(solver));
+  }
   return solvers;
 }
 

@@ -38,7 +38,7 @@
 #include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
-#include "solvers/two_link_analytic.h"
+#include "solvers/analytic/two_link_analytic.h"
 
 namespace iklab {
 namespace {

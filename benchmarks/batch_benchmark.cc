@@ -22,7 +22,7 @@
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
 #include "solvers/batch_solve.h"
-#include "solvers/bounded_lm_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
 
 namespace iklab {
 namespace {

@@ -1,5 +1,5 @@
 // One iteration of each differential IK method on 7-, 30- and 100-DOF
-// chains (SPEC §4: "one iteration of each differential method").
+// chains (one iteration of each differential method).
 //
 // What is timed: a full iteration of the shared loop as a solve runs it —
 // re-linearization (FK + stacked residual Jacobian), the method's step, the
@@ -30,12 +30,12 @@
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
 #include "framework/kinematics.h"
-#include "solvers/ccd_solver.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/extended_jacobian_solver.h"
-#include "solvers/jacobian_transpose_solver.h"
-#include "solvers/multi_effector_solver.h"
-#include "solvers/pseudo_inverse_solver.h"
+#include "solvers/differential/ccd_solver.h"
+#include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/differential/extended_jacobian_solver.h"
+#include "solvers/differential/jacobian_transpose_solver.h"
+#include "solvers/differential/multi_effector_solver.h"
+#include "solvers/differential/pseudo_inverse_solver.h"
 #include "tests/solvers/differential_models.h"
 
 namespace iklab {

@@ -24,7 +24,7 @@
 // FK + the full 6 x 7 Jacobian of a 7-DOF chain.
 //
 // FusedPoseResidual/7: the same 7-joint chain through bounded LM's fused
-// kernel (solvers/internal/site_goal_kernel.h): FK of the chain, its Jacobian
+// kernel (solvers/optimization/internal/site_goal_kernel.h): FK of the chain, its Jacobian
 // and a pose goal's 9 weighted residual rows and 9 x 7 Jacobian in one pass,
 // cycling through 64 configurations — compare with FkAndJacobian/7, which
 // gives only the 6 x 7 geometric Jacobian.
@@ -43,7 +43,7 @@
 #include "framework/figure.h"
 #include "framework/kinematics.h"
 #include "framework/model.h"
-#include "solvers/internal/site_goal_kernel.h"
+#include "solvers/optimization/internal/site_goal_kernel.h"
 
 namespace iklab {
 namespace {

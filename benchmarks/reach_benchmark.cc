@@ -8,7 +8,8 @@
 //   ./build-bench/benchmarks/iklab_benchmarks --benchmark_filter=Reach
 //
 // Throughput with several processes is measured by `iklab reach` itself
-// (summary.json: queries per second, ranks, threads); see README.md.
+// (summary.json: queries per second, ranks, threads); see docs/reach.md,
+// "Measured" and "Threads, MPI, failures".
 #include <memory>
 #include <string>
 #include <vector>

@@ -55,18 +55,18 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench/ik_benchmark.h"
 #include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
-#include "bench/ik_benchmark.h"
 #include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/solvers/differential_models.h"
 
 namespace iklab {

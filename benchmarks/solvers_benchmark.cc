@@ -23,7 +23,7 @@
 // Jacobian for the benchmark's pose goal (9 × n) on the same robots, by the
 // generic path (Problem::EvaluateResiduals: FK over the model into a Data,
 // then the goal; path 0) and by the fused serial-chain kernel
-// (solvers/internal/site_goal_kernel.h; path 1), side by side, cycling
+// (solvers/optimization/internal/site_goal_kernel.h; path 1), side by side, cycling
 // through 64 configurations drawn within the limits.
 //
 //   cmake -S . -B build-bench -DIKLAB_BUILD_BENCHMARKS=ON -DCMAKE_BUILD_TYPE=Release
@@ -45,11 +45,11 @@
 #include "constraints/problem.h"
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/ceres_solver.h"
-#include "solvers/internal/site_goal_kernel.h"
-#include "solvers/ipopt_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/constrained/ipopt_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/optimization/ceres_solver.h"
+#include "solvers/optimization/internal/site_goal_kernel.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 #include "solvers/restarts.h"
 #include "tests/solvers/test_arms.h"
 

@@ -12,13 +12,15 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "bench/bench_command.h"
+#include "bench/command_options.h"
 #include "cli/reach_command.h"
 #include "cli/retarget_command.h"
 #include "lab/data.h"
-#include "bench/command_options.h"
 #include "lab/report.h"
+#include "solvers/registry.h"
 
 namespace iklab {
 
@@ -147,6 +149,36 @@ int Run(const std::vector<Experiment>& experiments, const RunOptions& options,
   return 0;
 }
 
+struct SolversOptions {
+  std::string family;
+  bool json = false;
+};
+
+// `iklab solvers`: the solver registry, as text or JSON.
+int ListSolvers(const SolversOptions& o) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const SolverEntry& e : SolverRegistry()) {
+    const char* family = SolverFamilyName(e.family);
+    if (!o.family.empty() && o.family != family) continue;
+    if (o.json) {
+      entries.push_back({{"name", e.name},
+                         {"family", family},
+                         {"summary", e.summary},
+                         {"accepts", e.accepts},
+                         {"reference", e.reference},
+                         {"hard_constraints", e.hard_constraints},
+                         {"own_restarts", e.own_restarts},
+                         {"max_iterations", e.defaults.max_iterations}});
+      continue;
+    }
+    std::printf("%-20s %-13s %s\n", e.name.c_str(), family, e.summary.c_str());
+    std::printf("%-34s accepts: %s\n", "", e.accepts.c_str());
+    std::printf("%-34s from: %s\n", "", e.reference.c_str());
+  }
+  if (o.json) std::printf("%s\n", entries.dump(2).c_str());
+  return 0;
+}
+
 }  // namespace
 
 int RunCommandLine(int argc, const char* const* argv,
@@ -180,6 +212,20 @@ int RunCommandLine(int argc, const char* const* argv,
       ->capture_default_str()
       ->check(IntegerIn(1, 1024));
 
+  SolversOptions solvers_options;
+  CLI::App* solvers = app.add_subcommand(
+      "solvers",
+      "List the solvers (the names run, bench, retarget and studies accept): "
+      "family, what each minimizes, what it accepts, its paper");
+  solvers
+      ->add_option("--family", solvers_options.family,
+                   "Only this family")
+      ->check(CLI::IsMember({SolverFamilyName(SolverFamily::kOptimization),
+                             SolverFamilyName(SolverFamily::kConstrained),
+                             SolverFamilyName(SolverFamily::kDifferential),
+                             SolverFamilyName(SolverFamily::kAnalytic)}));
+  solvers->add_flag("--json", solvers_options.json, "As a JSON array");
+
   BenchCommandOptions bench_options;
   CLI::App* bench = app.add_subcommand(
       "bench",
@@ -205,7 +251,7 @@ int RunCommandLine(int argc, const char* const* argv,
   // becomes one line naming what to fix and exit code 2 — never an abort.
   std::string where = program.name;
   if (argc > 1) {
-    for (const CLI::App* sub : {list, run, bench, reach, retarget}) {
+    for (const CLI::App* sub : {list, solvers, run, bench, reach, retarget}) {
       if (sub->get_name() == argv[1]) where += " " + sub->get_name();
     }
   }
@@ -224,6 +270,7 @@ int RunCommandLine(int argc, const char* const* argv,
     if (retarget->parsed()) return RunRetargetCommand(retarget_options);
     if (reach->parsed()) return RunReachCommand(reach_options);
     if (list->parsed()) return List(experiments);
+    if (solvers->parsed()) return ListSolvers(solvers_options);
     return Run(experiments, run_options, program);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr,

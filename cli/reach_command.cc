@@ -65,7 +65,9 @@ void AddReachOptions(CLI::App* command, ReachCommandOptions* o) {
                    "auto (analytic-6r where the arm fits, else bounded-lm), "
                    "bounded-lm, analytic-6r")
       ->capture_default_str()
-      ->check(CLI::IsMember({"auto", "bounded-lm", "analytic-6r"}));
+      ->check(CLI::IsMember({ReachSolverName(ReachSolverKind::kAuto),
+                             ReachSolverName(ReachSolverKind::kBoundedLm),
+                             ReachSolverName(ReachSolverKind::kAnalytic6r)}));
   command
       ->add_option("--attempts", o->attempts,
                    "Bounded LM: attempts (random restarts) per query")
@@ -173,9 +175,7 @@ ReachSettings Settings(const ReachCommandOptions& o) {
   s.rolls = o.rolls;
   s.position_only = o.position_only;
   s.flood_fill = o.flood_fill;
-  s.solver = o.solver == "bounded-lm"    ? ReachSolverKind::kBoundedLm
-             : o.solver == "analytic-6r" ? ReachSolverKind::kAnalytic6r
-                                         : ReachSolverKind::kAuto;
+  s.solver = ReachSolverFromName(o.solver);
   s.max_attempts = o.attempts;
   s.max_iterations = o.iterations;
   s.tolerance = o.tolerance;

@@ -11,8 +11,8 @@
 #include "framework/bvh_loader.h"
 #include "framework/bvh_writer.h"
 #include "lab/retargeting.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/registry.h"
 
 namespace iklab {
 
@@ -26,9 +26,23 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
                    "Effector sites: joint names or <joint>_End (default: "
                    "every End Site)")
       ->delimiter(',');
-  command->add_option("--solver", o->solver, "bounded-lm or lbfgsb")
+  command
+      ->add_option("--solver", o->solver,
+                   "Any solver of `iklab solvers` that is not analytic "
+                   "(bounded-lm, lbfgsb, dls, ccd, ...)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"bounded-lm", "lbfgsb"}));
+      ->check([](const std::string& name) -> std::string {
+        const SolverEntry* entry = FindSolver(name);
+        if (entry == nullptr) {
+          return "no solver named '" + name + "'; the known ones are " +
+                 SolverNames();
+        }
+        if (entry->family == SolverFamily::kAnalytic) {
+          return "'" + name + "' is analytic (one arm of a given shape); "
+                 "retargeting needs a general solver";
+        }
+        return "";
+      });
   command
       ->add_option("--frames", o->frames,
                    "Solve the first N frames (default: all)")
@@ -52,12 +66,8 @@ std::unique_ptr<Solver> MakeRetargetSolver(const std::string& name,
   common.position_tolerance = tolerance;
   common.max_iterations = 10000;
   common.time_budget_seconds = 0.0;
-  if (name == "lbfgsb") {
-    LbfgsbOptions lbfgsb;
-    lbfgsb.common = common;
-    return std::make_unique<LbfgsbSolver>(lbfgsb);
-  }
-  BoundedLmOptions lm;
+  if (name != "bounded-lm") return MakeSolver(name, common);
+  BoundedLmOptions lm;  // its own restarts off, for the same reason
   lm.common = common;
   lm.max_attempts = 1;
   return std::make_unique<BoundedLmSolver>(lm);

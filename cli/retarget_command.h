@@ -6,7 +6,7 @@
 /// positions (lab/retargeting.h).
 ///
 ///     iklab retarget --bvh walk.bvh [--onto tall.bvh] [--effectors a,b,...]
-///                    [--solver bounded-lm|lbfgsb] [--frames N]
+///                    [--solver NAME] [--frames N]
 ///                    [--tolerance T] [--out DIR]
 ///
 /// Every frame's effector positions (default: the clip's End Sites, i.e.

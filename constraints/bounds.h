@@ -2,7 +2,7 @@
 #define IKLAB_CONSTRAINTS_BOUNDS_H_
 
 /// @file
-/// Joint limits as box constraints l ≤ q ≤ u (SPEC §2: passed to solvers as
+/// Joint limits as box constraints l ≤ q ≤ u (passed to solvers as
 /// bounds, never hidden as clamping inside a potential).
 
 #include <string>

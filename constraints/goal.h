@@ -8,8 +8,8 @@
 /// Conventions used by every goal in constraints/ (stated once, here):
 ///
 ///  * Residual. A goal imposes r(q) = 0 for a residual vector r with
-///    num_residuals() entries, written as "target − current" (SPEC §2:
-///    r = r_goal − r_e). Hence for a position goal ∂r/∂q = −J_v, the negated
+///    num_residuals() entries, written as "target − current"
+///    (r = r_goal − r_e). Hence for a position goal ∂r/∂q = −J_v, the negated
 ///    linear rows of the site Jacobian.
 ///  * Jacobian. ∂r/∂q is num_residuals() × nq, in the world frame, filled
 ///    from the geometric site Jacobian J_WS = [J_v; J_ω] (kinematics.h).
@@ -33,7 +33,7 @@
 
 namespace iklab {
 
-/// A goal's error in natural units, comparable across solvers (SPEC §2).
+/// A goal's error in natural units, comparable across solvers.
 /// Fields a goal does not constrain stay 0.
 struct GoalError {
   /// Distance to the target, in the model's length units (position, plane).

@@ -10,7 +10,7 @@
 /// used in two ways:
 ///
 ///  * Hard: Problem::AddInequalityConstraint() — the constrained-NLP solvers
-///    (solvers/nlp_solver.h: IPOPT, NLopt's SLSQP) impose c(q) ≤ 0.
+///    (solvers/constrained/: IPOPT, NLopt's SLSQP) impose c(q) ≤ 0.
 ///  * Soft (the smooth penalty form every other solver understands):
 ///    Problem::AddGoal() — the Goal residual is the positive part
 ///

@@ -21,7 +21,7 @@
 ///     inequality constraints  c(q) = [c_1; …; c_l] ≤ 0   (InequalityGoal),
 ///
 /// unweighted, evaluated stacked by EvaluateConstraints(). Only the
-/// constrained-NLP solvers (solvers/nlp_solver.h) honour them; every other
+/// constrained-NLP solvers (solvers/constrained/) honour them; every other
 /// solver refuses a problem that has any with kInvalidInput. For those,
 /// WithConstraintsAsGoals() gives the penalty form: each equality becomes a
 /// weighted goal (P = ½ w ‖h‖²) and each inequality its smooth penalty

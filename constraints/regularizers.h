@@ -51,7 +51,7 @@ class TikhonovRegularizer final : public Goal {
 };
 
 /// Joint-centre bias, the cost behind Parent's null-space control term
-/// (Eq. 5.27, after Liégeois; see NOTES-ON-THE-SEEDS.md):
+/// (Eq. 5.27, after Liégeois):
 ///
 ///     H(q) = Σ_i a_i (q_i − q_ci)²,
 ///     r_i = √(2 a_i) (q_i − q_ci),   ∂r/∂q = diag(√(2 a_i))

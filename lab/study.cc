@@ -27,20 +27,7 @@
 #include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
-#include "solvers/analytic/six_r_solver.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/ccd_solver.h"
-#include "solvers/ceres_solver.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/extended_jacobian_solver.h"
-#include "solvers/ipopt_solver.h"
-#include "solvers/jacobian_transpose_solver.h"
-#include "solvers/lbfgsb_solver.h"
-#include "solvers/multi_effector_solver.h"
-#include "solvers/pseudo_inverse_solver.h"
-#include "solvers/slsqp_solver.h"
-#include "solvers/analytic/tolani/tolani_solver.h"
-#include "solvers/two_link_analytic.h"
+#include "solvers/registry.h"
 
 namespace iklab {
 
@@ -819,50 +806,29 @@ Scenario HermiteToRandomTarget(std::string site, int frames, bool position_only,
   };
 }
 
+StudySolver Use(const SolverEntry& entry, int attempts) {
+  // The entry's own iteration cap (500 for differential methods), the
+  // study's other common settings.
+  const int max_iterations = entry.defaults.max_iterations;
+  return {entry.name,
+          [make = entry.make, max_iterations](const SolveOptions& common,
+                                              const Trial&) {
+            SolveOptions o = common;
+            o.max_iterations = max_iterations;
+            return make(o);
+          },
+          attempts};
+}
+
 std::vector<StudySolver> EverySolver() {
-  constexpr int kDifferentialIterations = 500;
-  auto differential = [](auto options) {
-    options.common.max_iterations = kDifferentialIterations;
-    return options;
-  };
-  CeresOptions dogleg;
-  dogleg.method = CeresOptions::Method::kDogleg;
-  return {
-      Use("lbfgsb", LbfgsbOptions{}),
-      Use("ceres-lm", CeresOptions{}),
-      Use("ceres-dogleg", dogleg),
-      Use("bounded-lm", BoundedLmOptions{}),
-      Use("slsqp", SlsqpOptions{}),
-      Use("ipopt", IpoptOptions{}),
-      Use("pseudo-inverse", differential(PseudoInverseOptions{})),
-      Use("dls", differential(DampedLeastSquaresOptions{})),
-      Use("sdls", differential(SelectivelyDampedOptions{})),
-      Use("bounded-dls", differential(BoundedDampedLeastSquaresOptions{})),
-      Use("transpose", differential(JacobianTransposeOptions{})),
-      Use("ccd", differential(CcdOptions{})),
-      Use("control-term", differential(ControlTermOptions{})),
-      Use("multi-effector", differential(MultiEffectorOptions{})),
-      Use("extended-jacobian", differential(ExtendedJacobianOptions{})),
-      Use("two-link", TwoLinkOptions{}),
-      Use("tolani", TolaniLimbOptions{}),
-      Use("analytic-6r", SixRAnalyticOptions{}),
-  };
+  std::vector<StudySolver> out;
+  for (const SolverEntry& entry : SolverRegistry()) out.push_back(Use(entry));
+  return out;
 }
 
 std::vector<StudySolver> Solvers(const std::vector<std::string>& labels) {
-  const std::vector<StudySolver> all = EverySolver();
   std::vector<StudySolver> out;
-  for (const std::string& label : labels) {
-    auto it = std::find_if(all.begin(), all.end(),
-                           [&](const StudySolver& s) { return s.label == label; });
-    if (it == all.end()) {
-      std::string known;
-      for (const StudySolver& s : all) known += (known.empty() ? "" : ", ") + s.label;
-      throw std::invalid_argument("Solvers: no solver labelled '" + label +
-                                  "'; the known ones are " + known);
-    }
-    out.push_back(*it);
-  }
+  for (const std::string& label : labels) out.push_back(Use(SolverNamed(label)));
   return out;
 }
 

@@ -37,13 +37,14 @@
 
 #include "constraints/problem.h"
 #include "lab/experiment.h"
+#include "solvers/registry.h"
 #include "solvers/restarts.h"
 #include "solvers/solver.h"
 #include "solvers/trajectory.h"
 
 namespace iklab {
 
-/// The goal kinds a study can generate (the mission's list, SPEC §2).
+/// The goal kinds a study can generate (Tolani §2.4's potentials and the inequality goals).
 enum class GoalKind {
   kPosition,     ///< PositionGoal at the site's generated position.
   kOrientation,  ///< OrientationGoal at the site's generated rotation.
@@ -282,18 +283,19 @@ StudySolver Use(std::string label, Options options = {}, int attempts = 1) {
           attempts};
 }
 
-/// Every iklab solver with its default Options, labelled by family and name:
-/// optimization (lbfgsb, ceres-lm, ceres-dogleg, bounded-lm, and the
-/// constrained NLP solvers slsqp and ipopt), differential
-/// (pseudo-inverse, dls, sdls, bounded-dls, transpose, ccd, control-term,
-/// multi-effector, extended-jacobian) and analytic (two-link, tolani,
-/// analytic-6r). A study reports a solver that does not apply to its goals
-/// or model as "rejected" with the solver's reason, so this is the list for
-/// "every applicable solver". Differential methods get 500 iterations (their
-/// steps are first-order; 200 is short for them on random targets).
+/// A StudySolver from a registered solver (solvers/registry.h): its
+/// Options' defaults, the study's common settings except max_iterations,
+/// which stays the entry's own (500 for differential methods).
+StudySolver Use(const SolverEntry& entry, int attempts = 1);
+
+/// Every registered solver (SolverRegistry(): optimization, constrained,
+/// differential and analytic, in that order), labelled by its name. A study
+/// reports a solver that does not apply to its goals or model as "rejected"
+/// with the solver's reason, so this is the list for "every applicable
+/// solver".
 std::vector<StudySolver> EverySolver();
 
-/// EverySolver() restricted to `labels`, in that order.
+/// The registered solvers called `labels`, in that order.
 /// @throws std::invalid_argument naming an unknown label and the known ones.
 std::vector<StudySolver> Solvers(const std::vector<std::string>& labels);
 

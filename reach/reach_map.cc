@@ -12,7 +12,7 @@
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
 #include "reach/orientation_set.h"
-#include "solvers/bounded_lm_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/restarts.h"
 
 namespace iklab {
@@ -29,6 +29,16 @@ const char* ReachSolverName(ReachSolverKind kind) {
       return "analytic-6r";
   }
   return "?";
+}
+
+ReachSolverKind ReachSolverFromName(const std::string& name) {
+  for (ReachSolverKind kind :
+       {ReachSolverKind::kAuto, ReachSolverKind::kBoundedLm,
+        ReachSolverKind::kAnalytic6r}) {
+    if (name == ReachSolverName(kind)) return kind;
+  }
+  ThrowInvalidArgument("solver: must be auto, bounded-lm or analytic-6r; got '",
+                       name, "'");
 }
 
 bool ReachSettings::IsValid(std::string* why) const {
@@ -216,7 +226,8 @@ ReachTask::ReachTask(std::shared_ptr<const Model> model,
 }
 
 std::string ReachTask::solver_name() const {
-  return analytic_ ? "analytic-6r" : "bounded-lm";
+  return ReachSolverName(analytic_ ? ReachSolverKind::kAnalytic6r
+                                   : ReachSolverKind::kBoundedLm);
 }
 
 bool ReachTask::InsideReach(std::int64_t v) const {

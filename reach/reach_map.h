@@ -30,7 +30,7 @@
 /// Solver: the analytic 6R solver (solvers/analytic/six_r_solver.h: every
 /// solution, the nearest within the limits) where the chain is a supported
 /// 6R arm and the map is a pose map; otherwise bounded Levenberg–Marquardt
-/// with random restarts (solvers/bounded_lm_solver.h), stopped by iteration
+/// with random restarts (solvers/optimization/bounded_lm_solver.h), stopped by iteration
 /// and attempt caps only — no wall-clock budget, so the answer never depends
 /// on the machine's speed or load. Query (v, o) starts from a random pose
 /// within the limits drawn from its own generator, seeded by
@@ -85,8 +85,13 @@ enum class ReachSolverKind {
   kAnalytic6r,
 };
 
-/// "auto", "bounded-lm", "analytic-6r".
+/// "auto", "bounded-lm", "analytic-6r" (the last two are the registry's
+/// names, solvers/registry.h).
 const char* ReachSolverName(ReachSolverKind kind);
+
+/// The kind called `name` (the inverse of ReachSolverName).
+/// @throws std::invalid_argument naming `name` and the three choices.
+ReachSolverKind ReachSolverFromName(const std::string& name);
 
 /// Settings of a map. Everything here decides the result (and is written
 /// into the output file); the thread and process counts do not.

@@ -59,7 +59,7 @@ Result SolveWithRestarts(const Solver& solver, const Problem& problem,
                          const RestartOptions& options);
 
 /// Solver interface around SolveWithRestarts. Name "<inner>+restarts".
-class RestartSolver : public Solver {
+class RestartSolver final : public Solver {
  public:
   /// @throws std::invalid_argument if `inner` is null.
   RestartSolver(std::shared_ptr<const Solver> inner, RestartOptions options);

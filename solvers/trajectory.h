@@ -2,9 +2,9 @@
 #define IKLAB_SOLVERS_TRAJECTORY_H_
 
 /// @file
-/// Trajectory mode (SPEC §2): follow a goal path frame by frame, each frame
-/// solved by any Solver from the previous frame's pose — Parent's 21-frame
-/// sequences, and the NLP paper §3's M internal points Y_1 … Y_M between the
+/// Trajectory mode: follow a goal path frame by frame, each frame solved by
+/// any Solver from the previous frame's pose — Parent's 21-frame sequences,
+/// and the NLP paper §3's M internal points Y_1 … Y_M between the
 /// start effector Y and the target X (solve for Y_1 from Y's pose, then Y_2
 /// from Y_1's, …, finally X: num_frames = M + 1).
 ///

@@ -15,7 +15,7 @@ iklab::Study Trajectory(const iklab::ExperimentContext& context) {
   study.scenario = iklab::HermiteToRandomTarget("iiwa_link_ee", 50);
   study.start = iklab::StartPose::kMidLimits;
   study.solvers = iklab::Solvers({"pseudo-inverse", "dls", "sdls", "bounded-dls",
-                                  "transpose", "lbfgsb", "ceres-lm", "bounded-lm"});
+                                  "jacobian-transpose", "lbfgsb", "ceres-lm", "bounded-lm"});
   study.trials = context.quick ? 3 : 50;
   study.drawn_frames = {0, 10, 25, 50};
   return study;

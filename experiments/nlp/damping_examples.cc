@@ -46,15 +46,15 @@
 
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
-#include "lab/experiment.h"
 #include "experiments/experiments_list.h"
 #include "experiments/nlp/runs.h"
+#include "framework/builders.h"
+#include "lab/experiment.h"
 #include "lab/planar_tracking.h"
 #include "lab/plot.h"
-#include "framework/builders.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/lbfgsb_solver.h"
-#include "solvers/pseudo_inverse_solver.h"
+#include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/differential/pseudo_inverse_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
 

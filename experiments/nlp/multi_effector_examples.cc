@@ -1,6 +1,6 @@
 // NLP paper (IK by nonlinear programming, L-BFGS-B, multiple end effectors),
 // §5–6: dual and multiple end effectors on branched planar chains, solved by
-// the paper's recursion (NOTES-ON-THE-SEEDS.md, "several end effectors"):
+// the paper's recursion (§6, Theorem 6.19):
 //
 //     dθ_1 = J_1⁺ dX_1,  dθ_k = dθ_{k−1} + (J_k F_{k−1})⁺ (dX_k − J_k dθ_{k−1}),
 //     F_0 = I,  F_k = F_{k−1} − (J_k F_{k−1})⁺ (J_k F_{k−1}),
@@ -42,14 +42,14 @@
 
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
-#include "lab/experiment.h"
 #include "experiments/experiments_list.h"
 #include "experiments/nlp/runs.h"
+#include "framework/builders.h"
+#include "lab/experiment.h"
 #include "lab/planar_tracking.h"
 #include "lab/plot.h"
-#include "framework/builders.h"
-#include "solvers/jacobian_steps.h"
-#include "solvers/multi_effector_solver.h"
+#include "solvers/differential/jacobian_steps.h"
+#include "solvers/differential/multi_effector_solver.h"
 
 namespace iklab {
 

@@ -14,11 +14,11 @@
 
 #include <Eigen/Core>
 
+#include "framework/builders.h"
 #include "lab/experiment.h"
 #include "lab/planar_tracking.h"
-#include "framework/builders.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/pseudo_inverse_solver.h"
+#include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/differential/pseudo_inverse_solver.h"
 
 namespace iklab {
 

@@ -1,7 +1,7 @@
 // Parent, "Computer Animation: Algorithms and Techniques", §5.3.3, Fig. 5.22:
 // the pseudo-inverse with the null-space control term Δq = J⁺V + (J⁺J − I)z,
-// z_i = 2 a_i (q_i − q_ci) (Eq. 5.25–5.31 as rebuilt in
-// NOTES-ON-THE-SEEDS.md), all joints biased to 0, gains {0.1, 0.5, 0.1}
+// z_i = 2 a_i (q_i − q_ci) (Eq. 5.25–5.31; the
+// printed equations are partly garbled, this is their consistent reading), all joints biased to 0, gains {0.1, 0.5, 0.1}
 // (top row) vs {0.1, 0.1, 0.5} (bottom row); 15/10/5 arm, start
 // {π/8, π/4, π/4}, goal (−20, 5), 21 frames.
 //

@@ -28,14 +28,14 @@
 
 #include <Eigen/SVD>
 
-#include "lab/experiment.h"
 #include "experiments/experiments_list.h"
 #include "experiments/parent/arm_runs.h"
+#include "framework/kinematics.h"
+#include "lab/experiment.h"
 #include "lab/planar_tracking.h"
 #include "lab/plot.h"
-#include "framework/kinematics.h"
-#include "solvers/ccd_solver.h"
-#include "solvers/jacobian_transpose_solver.h"
+#include "solvers/differential/ccd_solver.h"
+#include "solvers/differential/jacobian_transpose_solver.h"
 
 namespace iklab {
 

@@ -38,12 +38,12 @@
 
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
-#include "lab/experiment.h"
 #include "experiments/experiments_list.h"
-#include "lab/plot.h"
 #include "framework/builders.h"
 #include "framework/kinematics.h"
-#include "solvers/two_link_analytic.h"
+#include "lab/experiment.h"
+#include "lab/plot.h"
+#include "solvers/analytic/two_link_analytic.h"
 
 namespace iklab {
 

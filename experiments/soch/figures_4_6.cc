@@ -23,16 +23,16 @@
 
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
-#include "lab/experiment.h"
 #include "experiments/experiments_list.h"
+#include "lab/experiment.h"
 #include "lab/planar_tracking.h"
 #include "lab/plot.h"
 // extended_jacobian_solver.h before builders.h: its struct PlanarChain and
 // the builder function PlanarChain() share a name, which compiles only in
 // this order (the function then hides the struct; we use neither).
-#include "solvers/extended_jacobian_solver.h"
 #include "framework/builders.h"
-#include "solvers/pseudo_inverse_solver.h"
+#include "solvers/differential/extended_jacobian_solver.h"
+#include "solvers/differential/pseudo_inverse_solver.h"
 #include "solvers/trajectory.h"
 
 namespace iklab {

@@ -36,7 +36,7 @@
 //   tolerance: 0.01 mm per effector (1e-3 cm, 1.77e-4 CMU units); no time
 //     budget;
 //   bounded-lm: defaults (damping μ = 0.1‖R‖ adapted by the gain ratio,
-//     stall tests of solvers/bounded_lm_solver.h) with one
+//     stall tests of solvers/optimization/bounded_lm_solver.h) with one
 //     attempt (no random restarts: a restart would jump to an unrelated pose
 //     and break the frame-to-frame continuity); max 10,000 iterations;
 //   lbfgsb: defaults (memory 10), max 10,000 iterations;
@@ -55,16 +55,16 @@
 
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
-#include "lab/experiment.h"
 #include "experiments/experiments_list.h"
-#include "lab/plot.h"
-#include "lab/data.h"
-#include "lab/retargeting.h"
-#include "lab/walk_cycle.h"
 #include "framework/bvh_loader.h"
 #include "framework/kinematics.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "lab/data.h"
+#include "lab/experiment.h"
+#include "lab/plot.h"
+#include "lab/retargeting.h"
+#include "lab/walk_cycle.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
 

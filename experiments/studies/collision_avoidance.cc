@@ -54,10 +54,10 @@
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
 #include "lab/study.h"
-#include "solvers/ceres_solver.h"
-#include "solvers/ipopt_solver.h"
-#include "solvers/lbfgsb_solver.h"
-#include "solvers/slsqp_solver.h"
+#include "solvers/constrained/ipopt_solver.h"
+#include "solvers/constrained/slsqp_solver.h"
+#include "solvers/optimization/ceres_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
 
@@ -424,7 +424,7 @@ void AddCollisionAvoidance(std::vector<Experiment>* experiments) {
   experiments->push_back(StudyExperiment(
       "collision-avoidance",
       "Collision-free IK on the Panda: hard constraints vs penalty",
-      "our study (issue: constraints and collision avoidance)", MakeStudy));
+      "our study (hard constraints and collision avoidance)", MakeStudy));
 }
 
 }  // namespace iklab

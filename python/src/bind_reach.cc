@@ -26,13 +26,6 @@ py::array_t<T> GridArray(const std::vector<T>& values, const VoxelGrid& grid) {
   return out;
 }
 
-ReachSolverKind SolverKind(const std::string& name) {
-  if (name == "auto") return ReachSolverKind::kAuto;
-  if (name == "bounded-lm") return ReachSolverKind::kBoundedLm;
-  if (name == "analytic-6r") return ReachSolverKind::kAnalytic6r;
-  throw std::invalid_argument("solver: must be auto, bounded-lm or analytic-6r; got '" +
-                              name + "'");
-}
 
 }  // namespace
 
@@ -83,7 +76,8 @@ void BindReach(py::module_& m) {
       }, py::arg("voxel"))
       .def("write_hdf5", [](const ReachMap& r, const std::string& path) {
         WriteReachMapHdf5(r, path);
-      }, py::arg("path"), "Writes the map in the layout of `iklab reach` (README).");
+      }, py::arg("path"), "Writes the map in the layout of `iklab reach` (docs/reach.md, "
+                 "\"The HDF5 layout\").");
   m.def("read_reach_map", &ReadReachMapHdf5, py::arg("path"),
         "Reads a map written by `iklab reach` or ReachMap.write_hdf5.");
   m.def(
@@ -99,7 +93,7 @@ void BindReach(py::module_& m) {
         settings.rolls = rolls;
         settings.position_only = position_only;
         settings.flood_fill = flood_fill;
-        settings.solver = SolverKind(solver);
+        settings.solver = ReachSolverFromName(solver);
         settings.max_attempts = max_attempts;
         settings.max_iterations = max_iterations;
         settings.tolerance = tolerance;

@@ -11,23 +11,24 @@
 #include "solvers/analytic/six_r_solver.h"
 #include "solvers/analytic/tolani/srs_arm.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
+#include "solvers/analytic/two_link_analytic.h"
 #include "solvers/batch_solve.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/ccd_solver.h"
-#include "solvers/ceres_solver.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/differential_solver.h"
-#include "solvers/extended_jacobian_solver.h"
-#include "solvers/ipopt_solver.h"
-#include "solvers/jacobian_transpose_solver.h"
-#include "solvers/lbfgsb_solver.h"
-#include "solvers/multi_effector_solver.h"
-#include "solvers/pseudo_inverse_solver.h"
+#include "solvers/constrained/ipopt_solver.h"
+#include "solvers/constrained/slsqp_solver.h"
+#include "solvers/differential/ccd_solver.h"
+#include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/differential/differential_solver.h"
+#include "solvers/differential/extended_jacobian_solver.h"
+#include "solvers/differential/jacobian_transpose_solver.h"
+#include "solvers/differential/multi_effector_solver.h"
+#include "solvers/differential/pseudo_inverse_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/optimization/ceres_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
+#include "solvers/registry.h"
 #include "solvers/restarts.h"
-#include "solvers/slsqp_solver.h"
 #include "solvers/solver.h"
 #include "solvers/trajectory.h"
-#include "solvers/two_link_analytic.h"
 
 namespace iklab::python {
 
@@ -703,6 +704,44 @@ void BindSolvers(py::module_& m) {
         "threads (default: all cores), without the GIL. The answers do not "
         "depend on the thread count.");
 #undef IKLAB_FIELD
+
+  // The solver registry (solvers/registry.h): every name the command line,
+  // studies and the benchmark accept.
+  py::class_<SolverEntry>(m, "SolverEntry",
+                          "A registered solver: name, family, what it "
+                          "minimizes, what it accepts, its paper.")
+      .def_readonly("name", &SolverEntry::name)
+      .def_property_readonly("family",
+                             [](const SolverEntry& e) { return SolverFamilyName(e.family); })
+      .def_readonly("summary", &SolverEntry::summary)
+      .def_readonly("accepts", &SolverEntry::accepts)
+      .def_readonly("reference", &SolverEntry::reference)
+      .def_readonly("hard_constraints", &SolverEntry::hard_constraints)
+      .def_readonly("own_restarts", &SolverEntry::own_restarts)
+      .def_readonly("defaults", &SolverEntry::defaults)
+      .def("__repr__", [](const SolverEntry& e) {
+        return "<SolverEntry " + e.name + " (" + SolverFamilyName(e.family) + ")>";
+      });
+  m.def("solver_registry", &SolverRegistry, py::return_value_policy::reference,
+        "Every registered solver, by family (optimization, constrained, "
+        "differential, analytic).");
+  m.def("solver_names", [] {
+    std::vector<std::string> names;
+    for (const SolverEntry& e : SolverRegistry()) names.push_back(e.name);
+    return names;
+  }, "The registered solver names, in registry order.");
+  m.def("make_solver",
+        [](const std::string& name, py::object common) -> SolverPtr {
+          const SolverEntry& entry = SolverNamed(name);
+          if (common.is_none()) return entry.make(entry.defaults);
+          const SolveOptions o = common.cast<SolveOptions>();
+          Validate(o, "make_solver: common");
+          return entry.make(o);
+        },
+        py::arg("name"), py::arg("common") = py::none(),
+        "The registered solver `name` with its documented defaults, or with "
+        "`common` (a SolveOptions) as its common settings. Raises ValueError "
+        "for an unknown name, listing the known ones.");
 }
 
 }  // namespace iklab::python

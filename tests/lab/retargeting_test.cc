@@ -9,7 +9,7 @@
 #include "framework/bvh_loader.h"
 #include "framework/kinematics.h"
 #include "lab/walk_cycle.h"
-#include "solvers/bounded_lm_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
 
 namespace iklab {
 namespace {

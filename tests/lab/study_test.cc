@@ -13,15 +13,15 @@
 
 #include <catch2/catch.hpp>
 
+#include "constraints/position_goal.h"
 #include "framework/builders.h"
 #include "framework/kinematics.h"
-#include "solvers/bounded_lm_solver.h"
-#include "constraints/position_goal.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/jacobian_transpose_solver.h"
-#include "solvers/lbfgsb_solver.h"
-#include "solvers/pseudo_inverse_solver.h"
-#include "solvers/two_link_analytic.h"
+#include "solvers/analytic/two_link_analytic.h"
+#include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/differential/jacobian_transpose_solver.h"
+#include "solvers/differential/pseudo_inverse_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 #include "tests/test_utilities.h"
 

@@ -55,7 +55,7 @@ def test_a_study_runs_solvers_on_the_same_trials(panda):
     for a, b in zip(result.records, again.records):
         np.testing.assert_array_equal(a.q, b.q)
     assert "lbfgsb" in iklab.study_solver_labels()
-    with pytest.raises(ValueError, match="no solver labelled .fastest."):
+    with pytest.raises(ValueError, match="no solver named .fastest."):
         iklab.run_study(panda, [iklab.GoalSpec.pose(PANDA_TIP)], solvers=["fastest"])
     specs = [iklab.GoalSpec.position(PANDA_TIP), iklab.GoalSpec.cone(PANDA_TIP, [0, 0, 1], 0.2),
              iklab.GoalSpec.any_of([iklab.GoalSpec.position(PANDA_TIP),

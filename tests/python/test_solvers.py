@@ -260,3 +260,27 @@ def test_srs_arm_all_solutions_round_trip():
                             tip_link=PANDA_TIP).compile()
     with pytest.raises(ValueError, match="SrsArm"):
         iklab.SrsArm.create(panda, PANDA_TIP)
+
+
+def test_the_registry_lists_and_makes_every_solver(panda):
+    entries = iklab.solver_registry()
+    names = iklab.solver_names()
+    assert [e.name for e in entries] == names
+    assert len(set(names)) == len(names)
+    assert {e.family for e in entries} == {
+        "optimization", "constrained", "differential", "analytic"}
+    assert iklab.study_solver_labels() == names
+    for e in entries:
+        solver = iklab.make_solver(e.name)
+        assert solver.name == e.name
+    dls = next(e for e in entries if e.name == "dls")
+    assert dls.defaults.max_iterations == 500
+    assert "Parent" in dls.reference
+    # Common settings replace the defaults: one iteration is not enough.
+    common = iklab.SolveOptions(max_iterations=1)
+    problem, q0 = near_pose_problem(panda, 5)
+    result = iklab.make_solver("dls", common).solve(problem, q0)
+    assert result.iterations == 1
+    assert result.status == iklab.SolveStatus.MAX_ITERATIONS
+    with pytest.raises(ValueError, match="no solver named 'fastest'.*bounded-lm"):
+        iklab.make_solver("fastest")

@@ -11,8 +11,8 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 
 namespace iklab {

@@ -12,8 +12,8 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
-#include "solvers/ceres_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/optimization/ceres_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 
 namespace iklab {

@@ -14,10 +14,10 @@
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
 #include "constraints/regularizers.h"
-#include "solvers/bounded_lm_solver.h"
-#include "solvers/ceres_solver.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/optimization/ceres_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 
 namespace iklab {

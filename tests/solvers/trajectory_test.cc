@@ -6,13 +6,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "constraints/position_goal.h"
-#include "constraints/problem.h"
 #include "constraints/orientation_goal.h"
+#include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
-#include "solvers/ceres_solver.h"
-#include "solvers/damped_least_squares_solver.h"
-#include "solvers/lbfgsb_solver.h"
+#include "constraints/problem.h"
+#include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/optimization/ceres_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 
 namespace iklab {

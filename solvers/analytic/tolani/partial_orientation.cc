@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "solvers/analytic/tolani/internal/limb_math.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
 

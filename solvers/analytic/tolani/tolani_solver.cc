@@ -12,7 +12,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
-#include "solvers/lbfgsb_solver.h"
+#include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
 namespace {

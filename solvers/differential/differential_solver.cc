@@ -1,0 +1,262 @@
+#include "solvers/differential/differential_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+namespace iklab {
+
+bool StepControl::IsValid(std::string* why) const {
+  auto fail = [why](const std::string& message) {
+    if (why != nullptr) *why = message;
+    return false;
+  };
+  if (std::isnan(max_task_error)) {
+    return fail("StepControl::max_task_error must not be NaN");
+  }
+  if (std::isnan(max_joint_step)) {
+    return fail("StepControl::max_joint_step must not be NaN");
+  }
+  if (!(step_tolerance >= 0.0) || !std::isfinite(step_tolerance)) {
+    std::ostringstream s;
+    s << "StepControl::step_tolerance must be finite and >= 0, got "
+      << step_tolerance;
+    return fail(s.str());
+  }
+  if (stall_iterations < 1) {
+    std::ostringstream s;
+    s << "StepControl::stall_iterations must be >= 1, got "
+      << stall_iterations;
+    return fail(s.str());
+  }
+  return true;
+}
+
+bool DifferentialMethod::AcceptStep(double /*potential*/,
+                                    double /*trial_potential*/) {
+  return true;
+}
+
+namespace internal {
+namespace {
+
+// One evaluated iterate: FK workspace, residual, task Jacobian, potential.
+struct Iterate {
+  explicit Iterate(const Problem& problem)
+      : workspace(problem),
+        q(problem.nq()),
+        R(problem.num_residuals()),
+        J(problem.num_residuals(), problem.nq()) {}
+
+  ProblemWorkspace workspace;
+  Eigen::VectorXd q;
+  Eigen::VectorXd R;
+  Eigen::MatrixXd J;
+  double potential = 0.0;
+};
+
+// Evaluates R(q) and, if asked, J = −∂R/∂q at it.q. Allocation-free.
+void Evaluate(const Problem& problem, bool with_jacobian, Iterate* it) {
+  if (with_jacobian) {
+    Eigen::Ref<Eigen::MatrixXd> jacobian(it->J);
+    problem.EvaluateResiduals(it->q, &it->workspace, it->R, &jacobian);
+    it->J *= -1.0;  // task Jacobian: J = −∂R/∂q
+  } else {
+    problem.EvaluateResiduals(it->q, &it->workspace, it->R, nullptr);
+  }
+  it->potential = 0.5 * it->R.squaredNorm();
+}
+
+// Goal errors at the FK state of `it` (no extra FK run). Allocation-free.
+void GoalErrorsAt(const Problem& problem, const Iterate& it,
+                  std::vector<GoalError>* errors) {
+  const auto& goals = problem.goals();
+  for (std::size_t i = 0; i < goals.size(); ++i) {
+    (*errors)[i] = goals[i]->Error(problem.model(), it.workspace.data());
+  }
+}
+
+void AppendTrace(int iteration, const Iterate& it,
+                 const std::vector<GoalError>& errors,
+                 const DifferentialMethod& method, Result* result) {
+  const ErrorSummary summary = Summarize(errors);
+  IterationRecord record;
+  record.iteration = iteration;
+  record.potential = it.potential;
+  record.max_position_error = summary.max_position;
+  record.max_angle_error = summary.max_angle;
+  record.q = it.q;
+  record.condition_number = method.condition_number();
+  record.damping = method.damping();
+  result->trace.push_back(std::move(record));
+}
+
+}  // namespace
+
+Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
+                            const SolveOptions& common,
+                            const StepControl& control,
+                            const std::string& solver_name,
+                            DifferentialMethod* method) {
+  SolveScope scope(problem, q0, common, solver_name);
+  if (!scope.ok()) return scope.result();
+  // Options the scope does not know, or a problem the method is not defined
+  // for: kInvalidInput with the pose q0 (not through Finish, which would
+  // report a start pose that happens to be within tolerance as converged).
+  std::string why;
+  if (!control.IsValid(&why) || !method->Prepare(problem, &why)) {
+    Result result = scope.Reject(why);
+    result.q = q0;
+    return result;
+  }
+
+  // Bounds are handed to the method only when it enforces them and the user
+  // asked for limits; other methods run unconstrained (documented per method).
+  Bounds box;
+  const bool use_bounds = common.respect_limits && method->enforces_limits();
+  if (use_bounds) {
+    box.lower = scope.lower();
+    box.upper = scope.upper();
+  }
+  const Bounds* bounds = use_bounds ? &box : nullptr;
+  const bool with_jacobian = method->needs_jacobian();
+
+  Iterate first(problem);
+  Iterate second(problem);
+  Iterate* current_ptr = &first;  // the accepted iterate
+  Iterate* trial_ptr = &second;   // scratch for q + dq
+  const int n = problem.nq();
+  Eigen::VectorXd V(problem.num_residuals());
+  Eigen::VectorXd dq(n);
+  Eigen::VectorXd best_q = scope.start();
+  std::vector<GoalError> errors(problem.goals().size());
+  Result& result = scope.result();
+
+  first.q = scope.start();
+  Evaluate(problem, with_jacobian, &first);
+  ++result.function_evaluations;
+  if (with_jacobian) ++result.jacobian_evaluations;
+  scope.SetInitialPotential(first.potential);
+  GoalErrorsAt(problem, first, &errors);
+  if (common.record_trace) {
+    AppendTrace(0, first, errors, *method, &result);
+  }
+  if (scope.WithinTolerance(errors)) {
+    return scope.Finish(first.q, SolveStatus::kConverged,
+                        "The start pose is within tolerance.");
+  }
+
+  double best_potential = first.potential;
+  int iterations_without_progress = 0;
+  SolveStatus status = SolveStatus::kMaxIterations;
+  std::ostringstream message;
+  bool converged = false;
+
+  for (int iteration = 1; iteration <= common.max_iterations; ++iteration) {
+    Iterate& current = *current_ptr;
+    Iterate& trial = *trial_ptr;
+    if (scope.OutOfTime()) {
+      status = SolveStatus::kTimeBudget;
+      message << "The time budget of " << common.time_budget_seconds
+              << " s was spent after " << iteration - 1 << " iterations.";
+      break;
+    }
+    result.iterations = iteration;
+
+    V = current.R;
+    if (control.max_task_error > 0.0) {
+      const double norm = V.norm();
+      if (norm > control.max_task_error) V *= control.max_task_error / norm;
+    }
+    const Linearization lin{problem, current.workspace, current.q, V,
+                            current.J, bounds};
+    if (!method->ComputeStep(lin, &dq, &why)) {
+      status = SolveStatus::kNumericalFailure;
+      message << "Iteration " << iteration << ": " << why;
+      break;
+    }
+    if (!dq.allFinite()) {
+      status = SolveStatus::kNumericalFailure;
+      message << "Iteration " << iteration
+              << ": the step has a NaN or infinite entry.";
+      break;
+    }
+    double step = dq.lpNorm<Eigen::Infinity>();
+    if (control.max_joint_step > 0.0 && step > control.max_joint_step) {
+      dq *= control.max_joint_step / step;
+      step = control.max_joint_step;
+    }
+    if (step <= control.step_tolerance) {
+      status = SolveStatus::kUnreachable;
+      message << "Stationary after " << iteration - 1
+              << " iterations: the step |dq|_inf = " << step
+              << " <= step_tolerance.";
+      result.iterations = iteration - 1;
+      break;
+    }
+
+    trial.q = current.q + dq;
+    if (bounds != nullptr) {
+      // Rounding hygiene only: the method chose a step inside the box, but
+      // q + (u − q) can round one ulp past u. Not a clamp of the step.
+      trial.q = trial.q.cwiseMax(bounds->lower).cwiseMin(bounds->upper);
+    }
+    Evaluate(problem, with_jacobian, &trial);
+    ++result.function_evaluations;
+    if (with_jacobian) ++result.jacobian_evaluations;
+
+    // A rejected trial leaves `current` (and its FK state) untouched.
+    if (method->AcceptStep(current.potential, trial.potential)) {
+      std::swap(current_ptr, trial_ptr);
+    }
+    const Iterate& now = *current_ptr;
+    GoalErrorsAt(problem, now, &errors);
+    if (common.record_trace) {
+      AppendTrace(iteration, now, errors, *method, &result);
+    }
+
+    if (now.potential < best_potential * (1.0 - 1e-12)) {
+      iterations_without_progress = 0;
+    } else {
+      ++iterations_without_progress;
+    }
+    if (now.potential < best_potential) {
+      best_potential = now.potential;
+      best_q = now.q;
+    }
+    if (scope.WithinTolerance(errors)) {
+      converged = true;
+      status = SolveStatus::kConverged;
+      message << "Converged after " << iteration << " iterations.";
+      break;
+    }
+    if (iterations_without_progress >= control.stall_iterations) {
+      status = SolveStatus::kUnreachable;
+      message << "Stalled: the potential did not decrease in "
+              << control.stall_iterations << " iterations (stopped after "
+              << iteration << ").";
+      break;
+    }
+  }
+  if (status == SolveStatus::kMaxIterations) {
+    message << "Reached max_iterations (" << common.max_iterations << ").";
+  }
+
+  const Eigen::VectorXd& final_q =
+      (converged || !control.return_best) ? current_ptr->q : best_q;
+  if (method->condition_number() > 0.0) {
+    message << " Last condition number " << method->condition_number()
+            << ".";
+  }
+  if (common.respect_limits && !method->enforces_limits() &&
+      !problem.bounds().Contains(final_q)) {
+    message << " The pose is outside the joint limits: " << solver_name
+            << " does not enforce them.";
+  }
+  return scope.Finish(final_q, status, message.str());
+}
+
+}  // namespace internal
+}  // namespace iklab
