@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -116,7 +117,8 @@ struct Workspace {
   ResidualVector* trial_residual = &residual_buffers[1];
   JacobianMatrix* jacobian = &jacobian_buffers[0];
   JacobianMatrix* trial_jacobian = &jacobian_buffers[1];
-  // The same for the factored form (see SolveWith).
+  // The same for the factored form (see
+  // BoundedLmMinimizer::SolveFactoredStep).
   FactorTranspose factor_buffers[2];
   FactorResidual factor_residual_buffers[2];
   FactorTranspose* factor = &factor_buffers[0];
@@ -147,7 +149,8 @@ struct Workspace {
 // L D Lᵀ solve reads only the lower triangle, and no trip through Eigen's
 // blocked GEMM, whose packing would dominate. Unrolled: the triangle's loop
 // bookkeeping cost ~100 instructions per 7-DOF iteration. Both JᵀJ (the
-// primal form) and the factored form's J̃ J̃ᵀ, from J̃ᵀ (see SolveWith).
+// primal form) and the factored form's J̃ J̃ᵀ, from J̃ᵀ (see
+// BoundedLmMinimizer::SolveFactoredStep).
 template <typename Matrix, typename System>
 void LowerGram(const Matrix& J, System* S) {
   constexpr int kColumns = Matrix::ColsAtCompileTime;
@@ -169,7 +172,8 @@ bool UseDualForm(int m, int n) { return n >= kDualMinCoordinates && m < n; }
 // (Madsen, Nielsen & Tingleff 2004, Sec. 2.4).
 constexpr double kPoorGain = 0.25;
 constexpr double kGoodGain = 0.75;
-// Fixed-size iterations between two reads of the clock (see SolveWith).
+// Fixed-size iterations between two reads of the clock (see
+// BoundedLmMinimizer::StartIteration).
 constexpr int kFixedSizeClockStride = 16;
 // The bound stall test applies from this many iterations into an attempt and
 // compares the cost with its value two iterations earlier.
@@ -221,95 +225,162 @@ std::string ConvergedMessage(int iterations, int attempts) {
   return std::string(buffer, end);
 }
 
+// The message of a finished solve.
+std::string TerminationMessage(SolveStatus status, int iterations,
+                               int attempts, const BoundedLmOptions& options) {
+  switch (status) {
+    case SolveStatus::kConverged:
+      // The common outcome: no std::ostringstream (StrCat), whose set-up
+      // alone costs ~4,000 instructions, and one allocation.
+      return ConvergedMessage(iterations, attempts);
+    case SolveStatus::kMaxIterations:
+      return StrCat("stopped at max_iterations = ",
+                    options.common.max_iterations, " over ", attempts,
+                    " attempt(s)");
+    case SolveStatus::kTimeBudget:
+      return StrCat("time budget of ", options.common.time_budget_seconds,
+                    " s spent over ", attempts, " attempt(s)");
+    default:
+      return StrCat("no attempt converged in ", options.max_attempts,
+                    " attempts; best effort returned");
+  }
+}
+
+// How the active-set loop of an iteration ended (see ComputeStep).
+enum class StepOutcome {
+  kComputed,   // w.step holds the step on the free coordinates
+  kFailed,     // the system did not factor, or the step is not finite
+  kOutOfTime,  // the time budget ran out between two active-set passes
+};
+
+// The state of one attempt: its cost, its damping and what the stall tests
+// look back on.
+struct AttemptState {
+  // Starts an attempt at cost ½‖R‖² = `cost`.
+  AttemptState(double start_cost, const BoundedLmOptions& options)
+      : cost(start_cost),
+        lambda(options.initial_damping),
+        mu(Damping(options)),
+        initial_norm(std::sqrt(2.0 * start_cost)),
+        stall_reference(initial_norm),
+        cost_one_back(cost),
+        cost_two_back(cost) {}
+
+  // μ = λ‖R‖ (Fan & Yuan 2005 with δ = 1; see the header): the damping
+  // fades with the residual, so the last steps are Gauss–Newton steps
+  // (quadratic convergence also on the self-motion manifold of a redundant
+  // arm, where JᵀJ is singular at every solution), and λ follows the gain
+  // ratio ρ.
+  double Damping(const BoundedLmOptions& options) const {
+    return std::max(lambda * std::sqrt(2.0 * cost), options.min_damping);
+  }
+
+  double cost;    // ½‖R‖² at w.q
+  double lambda;  // λ of μ = λ‖R‖
+  double mu;      // μ, the damping of the next step
+  double initial_norm;     // ‖R‖ at the attempt's start
+  double stall_reference;  // ‖R‖ the stall test compares with
+  int since_reference = 0;  // iterations since stall_reference was set
+  // The cost before the last two iterations, for the bound stall test.
+  double cost_one_back, cost_two_back;
+  int iterations = 0;  // steps computed in this attempt
+  // Whether w.gradient and w.normal are g = JᵀR and JᵀJ at w.q (in the
+  // factored form: w.factor_normal is J̃ J̃ᵀ).
+  bool normal_current = false;
+};
+
+// One solve: the per-solve state and the steps of the method, read top to
+// bottom like Ceres' trust-region minimizer
+// (internal/ceres/trust_region_minimizer.cc). Solve runs attempts from q0,
+// the middle of the box and restart points (RestartPoint) and polishes the
+// best pose when every attempt gave up. An attempt (RunAttempt) iterates:
+// the normal equations at w.q (UpdateNormalEquations), a step on the active
+// set (ComputeStep), the projected trial point and its predicted reduction
+// (TakeProjectedStep, PredictedReduction), acceptance or rejection
+// (AcceptStep, IncreaseDamping), and the stall tests (ShouldAbandon).
 template <int M, int N>
-Result SolveWith(const BoundedLmOptions& options,
-                 internal::SolveScope& scope) {
-  const Problem& problem = scope.problem();
-  const int n = problem.nq();
-  const int m = problem.num_residuals();
-  const Eigen::VectorXd& lower = scope.lower();
-  const Eigen::VectorXd& upper = scope.upper();
-  Result& result = scope.result();
-  Workspace<M, N> w(m, n, N == Eigen::Dynamic && UseDualForm(m, n));
-  const bool dual = w.small_system.size() > 0;
-  std::vector<GoalError> errors(problem.goals().size());
-  // Made at the first fresh draw (see restart_point): most solves never
-  // draw, and a std::mt19937_64 is 2.5 KB to set up (an empty std::optional
-  // of it is zero-filled).
-  std::unique_ptr<std::mt19937_64> rng;
+class BoundedLmMinimizer {
+ public:
+  BoundedLmMinimizer(const BoundedLmOptions& options,
+                     internal::SolveScope& scope)
+      : options_(options),
+        scope_(scope),
+        problem_(scope.problem()),
+        common_(scope.options()),
+        n_(problem_.nq()),
+        m_(problem_.num_residuals()),
+        lower_(scope.lower()),
+        upper_(scope.upper()),
+        result_(scope.result()),
+        w_(m_, n_, N == Eigen::Dynamic && UseDualForm(m_, n_)),
+        dual_(w_.small_system.size() > 0),
+        errors_(problem_.goals().size()),
+        kernel_(kFixed && kernel_storage_.Init(problem_) ? &kernel_storage_
+                                                          : nullptr),
+        factored_form_(kFixed && kernel_ != nullptr && kFactorRows < N) {
+    FindPeriodicCoordinates();
+  }
 
-  // One position, orientation or pose goal on a 6/7-coordinate chain and
-  // nothing else: the fused kernel (solvers/optimization/internal/site_goal_kernel.h)
-  // instead of Problem::EvaluateResiduals; null when the problem does not
-  // qualify. Its type is a placeholder on the dynamic-size path, where it
-  // stays null.
-  constexpr bool kFixed = Workspace<M, N>::kFixed;
-  using Kernel = typename Workspace<M, N>::Kernel;
-  Kernel kernel_storage;
-  Kernel* const kernel =
-      kFixed && kernel_storage.Init(problem) ? &kernel_storage : nullptr;
-  // The kernel's problems need of J only JᵀJ and JᵀR, which its factor J̃
-  // (kFactorRows × N) gives: (JᵀJ + μI)⁻¹ JᵀR = J̃ᵀ (J̃ J̃ᵀ + μI)⁻¹ r̃ for
-  // μ > 0 (push-through identity). So the step solves a kFactorRows ×
-  // kFactorRows system instead of an N × N one (6 × 6 instead of 7 × 7 for
-  // a pose goal on a 7-DOF arm, 3 × 3 for a position or orientation goal),
-  // and J̃ J̃ᵀ has fewer and shorter dot products than JᵀJ. Held coordinates
-  // get a zero step as in the primal form: their rows of J̃ᵀ are zeroed.
-  constexpr int kFactorRows = Workspace<M, N>::kFactorRows;
-  const bool factored_form = kFixed && kernel != nullptr && kFactorRows < N;
-  const SolveOptions& common = scope.options();
+  BoundedLmMinimizer(const BoundedLmMinimizer&) = delete;
+  BoundedLmMinimizer& operator=(const BoundedLmMinimizer&) = delete;
 
-  // Accepted steps swap the buffer pointers, so a Ref to a buffer is made
-  // fresh at each evaluation.
-  // (The trial point's buffers if `trial`, else the current point's.)
-  const auto evaluate = [&](const Eigen::VectorXd& q, bool trial) {
-    ++result.function_evaluations;
-    ++result.jacobian_evaluations;
-    auto* const r = trial ? w.trial_residual : w.residual;
-    if constexpr (kFixed) {
-      if (factored_form) {
-        return kernel->EvaluateFactored(
-            q.data(), r, trial ? w.trial_factor : w.factor,
-            trial ? w.trial_factor_residual : w.factor_residual);
+  // Attempts until one converges (or the iterations, the time or the
+  // attempts run out), then the best pose, polished if every attempt gave
+  // up, with the result's message.
+  Result Solve() {
+    SolveStatus status = SolveStatus::kUnreachable;
+    int attempt = 0;
+    while (attempt < options_.max_attempts &&
+           status == SolveStatus::kUnreachable) {
+      if (!FixedStartingPoint(attempt++, scope_.start(), lower_, upper_,
+                              &w_.q)) {
+        RestartPoint();
       }
-      if (kernel) {
-        return kernel->Evaluate(q.data(), r,
-                                trial ? w.trial_jacobian : w.jacobian);
-      }
+      status = RunAttempt(/*may_stall=*/true,
+                          /*first_step_test=*/attempt <=
+                              options_.first_step_attempts);
     }
-    Eigen::Ref<Eigen::MatrixXd> jacobian(trial ? *w.trial_jacobian
-                                               : *w.jacobian);
-    problem.EvaluateResiduals(q, scope.workspace(), *r, &jacobian);
-    return 0.5 * r->squaredNorm();
-  };
-  // The stopping test at w.q, which the last evaluation was at: from the
-  // kernel's site pose, or from the FK that evaluation left in the
-  // workspace (no other FK pass either way). Either leaves the goal errors
-  // it passed on in `errors`.
-  const auto within_tolerance = [&] {
-    if constexpr (kFixed) {
-      if (kernel) {
-        return kernel->WithinTolerance(common.position_tolerance,
-                                       common.angle_tolerance, &errors[0]);
-      }
+    if (status == SolveStatus::kUnreachable) {
+      // Every attempt stalled: the goal is likely out of reach (or blocked by
+      // the limits). Polish the best pose to stationarity so the best effort
+      // is the closest point, not wherever the last restart gave up.
+      w_.q = w_.best_q;
+      status = RunAttempt(/*may_stall=*/false, /*first_step_test=*/false);
     }
-    problem.GoalErrorsFromWorkspace(w.q, *scope.workspace(), &errors);
-    return scope.WithinTolerance(errors);
-  };
+    if (status == SolveStatus::kConverged) {
+      w_.best_q = w_.q;
+      // The last evaluation and stopping test were at w.q: Finish takes their
+      // potential and goal errors instead of evaluating the pose again.
+      scope_.SetFinalEvaluation(&w_.best_q, 0.5 * w_.residual->squaredNorm(),
+                                errors_);
+    }
+    result_.iterations = iterations_;
+    result_.attempts = attempt;
+    std::string message =
+        TerminationMessage(status, iterations_, result_.attempts, options_);
+    return scope_.Finish(w_.best_q, status, std::move(message));
+  }
 
+ private:
+  using Work = Workspace<M, N>;
+  // The fused kernel (solvers/optimization/internal/site_goal_kernel.h), a
+  // placeholder type on the dynamic-size path.
+  static constexpr bool kFixed = Work::kFixed;
+  using Kernel = typename Work::Kernel;
+  static constexpr int kFactorRows = Work::kFactorRows;
   // The iterates and bounds are VectorXd (Problem and SolveScope take them
   // so); for a fixed N their per-iteration arithmetic goes through
   // fixed-size views, which Eigen unrolls instead of running its dynamic-size
   // loops and tail handling (~250 instructions per 7-DOF iteration).
-  using CoordinateMap = Eigen::Map<typename Workspace<M, N>::CoordinateVector>;
-  using ConstCoordinateMap =
-      Eigen::Map<const typename Workspace<M, N>::CoordinateVector>;
-  const auto view = [n](Eigen::VectorXd& v) {
-    return CoordinateMap(v.data(), n);
-  };
-  const auto const_view = [n](const Eigen::VectorXd& v) {
-    return ConstCoordinateMap(v.data(), n);
-  };
+  using CoordinateMap = Eigen::Map<typename Work::CoordinateVector>;
+  using ConstCoordinateMap = Eigen::Map<const typename Work::CoordinateVector>;
+
+  CoordinateMap view(Eigen::VectorXd& v) const {
+    return CoordinateMap(v.data(), n_);
+  }
+  ConstCoordinateMap const_view(const Eigen::VectorXd& v) const {
+    return ConstCoordinateMap(v.data(), n_);
+  }
 
   // Revolute coordinates whose range spans a full turn (the UR5's ±2π) and
   // whose angle the residual depends on only through FK — the kernel's
@@ -321,50 +392,67 @@ Result SolveWith(const BoundedLmOptions& options,
   // that failed went from 58 % to 21 %; docs/performance-log.md, "Bounded
   // LM: best-of-four restarts, full turns, and the stalls inside an
   // iteration").
-  std::array<bool, (N > 0 ? N : 1)> periodic{};
-  if constexpr (kFixed) {
-    const Model& model = problem.model();
-    for (int i = 0; kernel && i < n; ++i) {
-      periodic[i] = model.kind(model.dof_step(i)) == StepKind::kRevolute &&
-                    upper[i] - lower[i] >= 2.0 * M_PI;
+  void FindPeriodicCoordinates() {
+    if constexpr (kFixed) {
+      const Model& model = problem_.model();
+      for (int i = 0; kernel_ && i < n_; ++i) {
+        periodic_[i] = model.kind(model.dof_step(i)) == StepKind::kRevolute &&
+                       upper_[i] - lower_[i] >= 2.0 * M_PI;
+      }
     }
   }
 
-  // Whether w.held has a coordinate held this iteration: mostly none is, and
-  // then the held rows and columns need no pass over w.held.
-  bool any_held = false;
-  // Holds every free coordinate on a bound whose step w.step points out of
-  // the box (or turns a periodic one to its other bound, see above); true if
-  // any was newly held (the step must be solved again). (Plain pointers: a
-  // store through w.held's char* may alias anything, so the vectors' data
-  // pointers would otherwise be reloaded per coordinate.)
-  const auto hold_outward_steps = [&] {
-    bool changed = false;
-    double* q = w.q.data();
-    const double* step = w.step.data();
-    const double* lo = lower.data();
-    const double* hi = upper.data();
-    char* held = w.held.data();
-    for (int i = 0; i < n; ++i) {
-      if (held[i]) continue;
-      const bool below = q[i] <= lo[i] && step[i] < 0.0;
-      const bool above = q[i] >= hi[i] && step[i] > 0.0;
-      if (!below && !above) continue;
-      if constexpr (kFixed) {
-        if (periodic[i]) {
-          q[i] += below ? 2.0 * M_PI : -2.0 * M_PI;
-          continue;
-        }
+  // ½‖R(q)‖², with R and J (or the factor J̃, r̃) written to the trial
+  // point's buffers if `trial`, else to the current point's. Accepted steps
+  // swap the buffer pointers, so a Ref to a buffer is made fresh at each
+  // evaluation.
+  double Evaluate(const Eigen::VectorXd& q, bool trial) {
+    ++result_.function_evaluations;
+    ++result_.jacobian_evaluations;
+    auto* const r = trial ? w_.trial_residual : w_.residual;
+    if constexpr (kFixed) {
+      if (factored_form_) {
+        return kernel_->EvaluateFactored(
+            q.data(), r, trial ? w_.trial_factor : w_.factor,
+            trial ? w_.trial_factor_residual : w_.factor_residual);
       }
-      held[i] = 1;
-      changed = true;
+      if (kernel_) {
+        return kernel_->Evaluate(q.data(), r,
+                                 trial ? w_.trial_jacobian : w_.jacobian);
+      }
     }
-    any_held = any_held || changed;
-    return changed;
-  };
+    Eigen::Ref<Eigen::MatrixXd> jacobian(trial ? *w_.trial_jacobian
+                                               : *w_.jacobian);
+    problem_.EvaluateResiduals(q, scope_.workspace(), *r, &jacobian);
+    return 0.5 * r->squaredNorm();
+  }
 
-  double best_cost = kInfinity;
-  int iterations = 0;
+  // ½‖R(q)‖² alone, to rank candidate start points.
+  double CostAt(const Eigen::VectorXd& q) {
+    ++result_.function_evaluations;
+    if constexpr (kFixed) {
+      if (kernel_) return kernel_->Cost(q.data());
+    }
+    problem_.EvaluateResiduals(q, scope_.workspace(), *w_.trial_residual,
+                               nullptr);
+    return 0.5 * w_.trial_residual->squaredNorm();
+  }
+
+  // The stopping test at w.q, which the last evaluation was at: from the
+  // kernel's site pose, or from the FK that evaluation left in the
+  // workspace (no other FK pass either way). Either leaves the goal errors
+  // it passed on in `errors_`.
+  bool WithinTolerance() {
+    if constexpr (kFixed) {
+      if (kernel_) {
+        return kernel_->WithinTolerance(common_.position_tolerance,
+                                        common_.angle_tolerance, &errors_[0]);
+      }
+    }
+    problem_.GoalErrorsFromWorkspace(w_.q, *scope_.workspace(), &errors_);
+    return scope_.WithinTolerance(errors_);
+  }
+
   // One attempt of damped Gauss–Newton steps from w.q. Returns kConverged,
   // kMaxIterations or kTimeBudget, or kUnreachable when it gave up (if
   // `may_stall`: ‖R‖ not below stall_ratio of its value stall_iterations
@@ -373,274 +461,354 @@ Result SolveWith(const BoundedLmOptions& options,
   // first_step_ratio of its starting value) or
   // is stationary (λ beyond max_damping, or accepted steps below 1e-14
   // relative).
-  const auto run_attempt = [&](bool may_stall, bool first_step_test) {
-    double cost = evaluate(w.q, /*trial=*/false);
-    if (result.function_evaluations == 1) scope.SetInitialPotential(cost);
-    if (cost < best_cost) {
-      best_cost = cost;
-      w.best_q = w.q;
+  SolveStatus RunAttempt(bool may_stall, bool first_step_test) {
+    const double start_cost = Evaluate(w_.q, /*trial=*/false);
+    if (result_.function_evaluations == 1) {
+      scope_.SetInitialPotential(start_cost);
     }
-    if (within_tolerance()) return SolveStatus::kConverged;
-    // μ = λ‖R‖ (Fan & Yuan 2005 with δ = 1; see the header): the damping
-    // fades with the residual, so the last steps are Gauss–Newton steps
-    // (quadratic convergence also on the self-motion manifold of a
-    // redundant arm, where JᵀJ is singular at every solution), and λ
-    // follows the gain ratio ρ.
-    double lambda = options.initial_damping;
-    const auto damping = [&] {
-      return std::max(lambda * std::sqrt(2.0 * cost), options.min_damping);
-    };
-    double mu = damping();
-    const double initial_norm = std::sqrt(2.0 * cost);
-    double stall_reference = initial_norm;
-    int since_reference = 0;
-    // The cost before the last two iterations, for the bound stall test.
-    double cost_one_back = cost, cost_two_back = cost;
-    int attempt_iterations = 0;
-    // Whether w.gradient and w.normal are g = JᵀR and JᵀJ at w.q (in the
-    // factored form: w.factor_normal is J̃ J̃ᵀ).
-    bool normal_current = false;
+    if (start_cost < best_cost_) {
+      best_cost_ = start_cost;
+      w_.best_q = w_.q;
+    }
+    if (WithinTolerance()) return SolveStatus::kConverged;
+    AttemptState attempt(start_cost, options_);
     while (true) {
-      if (iterations >= options.common.max_iterations) {
-        return SolveStatus::kMaxIterations;
+      if (const std::optional<SolveStatus> stop = StartIteration()) {
+        return *stop;
       }
-      // A fixed-size (6/7-coordinate) iteration is below half a
-      // microsecond, and reading the clock cost ~5 % of one: there it is
-      // read every kFixedSizeClockStride iterations (a solve then overruns
-      // its budget by at most that many iterations, ~8 µs; most solves read
-      // it only at their first).
-      if ((!kFixed || iterations % kFixedSizeClockStride == 0) &&
-          scope.OutOfTime()) {
-        return SolveStatus::kTimeBudget;
-      }
-      ++iterations;
-      // After a rejected step (or a failed factorization) J and R are those
-      // of the iteration before, and so are g and JᵀJ: only μ changed.
-      if (!normal_current && factored_form) {
-        normal_current = true;
-        LowerGram(*w.factor, &w.factor_normal);
-      }
-      if (!normal_current) {
-        normal_current = true;
-        w.gradient.noalias() = w.jacobian->transpose() * *w.residual;
-        if constexpr (N == Eigen::Dynamic) {
-          if (!dual) {
-            w.normal.noalias() = w.jacobian->transpose() * *w.jacobian;
-          }
-        } else {
-          LowerGram(*w.jacobian, &w.normal);  // lower triangle only
-        }
-      }
-
-      // Active set: hold coordinates on a bound whose step points outward,
-      // re-solve until no free coordinate wants to leave the box.
-      if (any_held) {
-        std::fill(w.held.begin(), w.held.end(), 0);
-        any_held = false;
-      }
-      bool factored = false;
-      for (int pass = 0; pass <= n; ++pass) {
-        // A pass is bounded work (O(m² n) or O(n³)); the budget is checked
-        // between passes, so a solve overruns it by at most one pass plus
-        // one evaluation.
-        if (!kFixed && pass > 0 && scope.OutOfTime()) {
-          return SolveStatus::kTimeBudget;
-        }
-        if constexpr (N == Eigen::Dynamic) {
-          if (dual) {
-            // Push-through identity, for μ > 0:
-            //   (J_fᵀ J_f + μI)⁻¹ J_fᵀ r = J_fᵀ (J_f J_fᵀ + μI)⁻¹ r,
-            // with J_f = J with the held columns zeroed, so held
-            // coordinates get a zero step as in the primal form.
-            w.free_jacobian = *w.jacobian;
-            for (int i = 0; i < n; ++i) {
-              if (w.held[i]) w.free_jacobian.col(i).setZero();
-            }
-            w.small_system.noalias() =
-                w.free_jacobian * w.free_jacobian.transpose();
-            w.small_system.diagonal().array() += mu;
-            w.small_llt.compute(w.small_system);
-            factored = w.small_llt.info() == Eigen::Success;
-            if (!factored) break;
-            w.small_rhs = *w.residual;
-            w.small_llt.solveInPlace(w.small_rhs);
-            w.step.noalias() = -w.free_jacobian.transpose() * w.small_rhs;
-            if (!hold_outward_steps()) break;
-            continue;
-          }
-        }
-        if constexpr (kFixed) {
-          if (factored_form) {
-            // step = −J̃_fᵀ (J̃_f J̃_fᵀ + μI)⁻¹ r̃, J̃_f = J̃ without the held
-            // coordinates' columns.
-            const typename Workspace<M, N>::FactorTranspose* Jt = w.factor;
-            const typename Workspace<M, N>::FactorSystem* system =
-                &w.factor_normal;
-            if (any_held) {
-              w.free_factor = *w.factor;
-              for (int i = 0; i < n; ++i) {
-                if (w.held[i]) w.free_factor.row(i).setZero();
-              }
-              LowerGram(w.free_factor, &w.free_factor_normal);
-              Jt = &w.free_factor;
-              system = &w.free_factor_normal;
-            }
-            w.factor_step = *w.factor_residual;
-            factored =
-                internal::CholeskySolveShifted(*system, mu, &w.factor_step);
-            if (!factored) break;
-            w.step.noalias() = -*Jt * w.factor_step;
-            if (!hold_outward_steps()) break;
-            continue;
-          }
-        }
-        // JᵀJ + μI, with the held coordinates' rows and columns those of I
-        // (and a zero right-hand side there). For fixed sizes with nothing
-        // held, the solve adds μ itself and reads JᵀJ as it is.
-        w.step = -w.gradient;
-        if (N == Eigen::Dynamic || any_held) {
-          w.system = w.normal;
-          w.system.diagonal().array() += mu;
-          for (int i = 0; any_held && i < n; ++i) {
-            if (!w.held[i]) continue;
-            w.system.row(i).setZero();
-            w.system.col(i).setZero();
-            w.system(i, i) = 1.0;
-            w.step[i] = 0.0;
-          }
-        }
-        if constexpr (N == Eigen::Dynamic) {
-          w.llt.compute(w.system);
-          factored = w.llt.info() == Eigen::Success;
-          if (factored) w.llt.solveInPlace(w.step);
-        } else if (any_held) {
-          factored = internal::CholeskySolveShifted(w.system, 0.0, &w.step);
-        } else {
-          factored = internal::CholeskySolveShifted(w.normal, mu, &w.step);
-        }
-        if (!factored) break;
-        if (!hold_outward_steps()) break;
-      }
-      if (!factored || !w.step.allFinite()) {
-        lambda *= options.damping_increase;  // better conditioned next time
-        if (lambda > options.max_damping) return SolveStatus::kUnreachable;
-        mu = damping();
+      UpdateNormalEquations(&attempt);
+      const StepOutcome outcome = ComputeStep(attempt.mu);
+      if (outcome == StepOutcome::kOutOfTime) return SolveStatus::kTimeBudget;
+      if (outcome == StepOutcome::kFailed) {
+        // Better conditioned next time.
+        if (!IncreaseDamping(&attempt)) return SolveStatus::kUnreachable;
         continue;
       }
-      ++attempt_iterations;
+      ++attempt.iterations;
 
       // The trial evaluation is the other costly unit of an iteration on a
       // long chain; a whole fixed-size (6/7-coordinate) iteration is below a
       // microsecond, so there one clock read per iteration suffices.
       if constexpr (N == Eigen::Dynamic) {
-        if (scope.OutOfTime()) return SolveStatus::kTimeBudget;
+        if (scope_.OutOfTime()) return SolveStatus::kTimeBudget;
       }
-      view(w.trial_q) = (const_view(w.q) + w.step)
-                            .cwiseMax(const_view(lower))
-                            .cwiseMin(const_view(upper));
-      // Reduction of ½‖R + J d‖² predicted for the step d actually taken
-      // (the projected one): −gᵀd − ½‖J d‖². For fixed sizes J d is an
-      // M-vector on the stack, summed column by column (contiguous; the
-      // strided row-by-row dot products and Eigen's J * d both cost ~50
-      // instructions more per 7-DOF iteration); for dynamic sizes ‖J d‖²
-      // goes row by row, so that no m-vector is formed (the dual form has no
-      // JᵀJ).
-      // In the factored form gᵀd = r̃ᵀ J̃ d and ‖J d‖² = ‖J̃ d‖².
-      w.step = const_view(w.trial_q) - const_view(w.q);
-      double predicted = 0.0;
-      if constexpr (kFixed) {
-        if (factored_form) {
-          const typename Workspace<M, N>::FactorResidual jd =
-              w.factor->transpose() * w.step;
-          predicted = -w.factor_residual->dot(jd) - 0.5 * jd.squaredNorm();
-        } else {
-          typename Workspace<M, N>::ResidualVector jd =
-              w.jacobian->col(0) * w.step[0];
-          for (int c = 1; c < N; ++c) jd += w.jacobian->col(c) * w.step[c];
-          predicted = -w.gradient.dot(w.step) - 0.5 * jd.squaredNorm();
-        }
-      } else {
-        double squared_jd = 0.0;
-        for (int r = 0; r < m; ++r) {
-          const double jd = w.jacobian->row(r).dot(w.step);
-          squared_jd += jd * jd;
-        }
-        predicted = -w.gradient.dot(w.step) - 0.5 * squared_jd;
-      }
-      const double trial_cost = evaluate(w.trial_q, /*trial=*/true);
+      TakeProjectedStep();
+      const double predicted = PredictedReduction();
+      const double trial_cost = Evaluate(w_.trial_q, /*trial=*/true);
       // Gain ratio (Madsen, Nielsen & Tingleff 2004, Sec. 2.4); a step the
       // model does not see as descent counts as a bad model.
       const double gain_ratio =
-          predicted > 0.0 ? (cost - trial_cost) / predicted : -1.0;
-      if (trial_cost < cost) {
-        // w.step is trial_q − q, as computed above.
-        const double moved = w.step.template lpNorm<Eigen::Infinity>();
-        w.q.swap(w.trial_q);
-        std::swap(w.residual, w.trial_residual);
-        std::swap(w.jacobian, w.trial_jacobian);
-        std::swap(w.factor, w.trial_factor);
-        std::swap(w.factor_residual, w.trial_factor_residual);
-        normal_current = false;
-        cost = trial_cost;
-        if (gain_ratio < kPoorGain) {
-          lambda *= options.damping_increase;
-        } else if (gain_ratio > kGoodGain) {
-          lambda = std::max(lambda / options.damping_decrease,
-                            options.min_damping);
+          predicted > 0.0 ? (attempt.cost - trial_cost) / predicted : -1.0;
+      if (trial_cost < attempt.cost) {
+        if (const std::optional<SolveStatus> stop =
+                AcceptStep(trial_cost, gain_ratio, &attempt)) {
+          return *stop;
         }
-        mu = damping();
-        if (cost < best_cost) {
-          best_cost = cost;
-          view(w.best_q) = const_view(w.q);
-        }
-        if (options.common.record_trace) scope.Trace(iterations, w.q, cost);
-        // The workspace's FK is at the accepted point: test it as is (Trace
-        // ran FK at the same q).
-        if (within_tolerance()) return SolveStatus::kConverged;
-        if (moved <=
-            1e-14 * (1.0 + const_view(w.q).template lpNorm<Eigen::Infinity>())) {
-          return SolveStatus::kUnreachable;
+      } else if (!IncreaseDamping(&attempt)) {
+        return SolveStatus::kUnreachable;
+      }
+      if (may_stall && ShouldAbandon(first_step_test, &attempt)) {
+        return SolveStatus::kUnreachable;
+      }
+    }
+  }
+
+  // The iteration and time limits, then counts the iteration; a status ends
+  // the attempt.
+  std::optional<SolveStatus> StartIteration() {
+    if (iterations_ >= options_.common.max_iterations) {
+      return SolveStatus::kMaxIterations;
+    }
+    // A fixed-size (6/7-coordinate) iteration is below half a
+    // microsecond, and reading the clock cost ~5 % of one: there it is
+    // read every kFixedSizeClockStride iterations (a solve then overruns
+    // its budget by at most that many iterations, ~8 µs; most solves read
+    // it only at their first).
+    if ((!kFixed || iterations_ % kFixedSizeClockStride == 0) &&
+        scope_.OutOfTime()) {
+      return SolveStatus::kTimeBudget;
+    }
+    ++iterations_;
+    return std::nullopt;
+  }
+
+  // g = JᵀR and JᵀJ at w.q (in the factored form J̃ J̃ᵀ), unless they are
+  // current: after a rejected step (or a failed factorization) J and R are
+  // those of the iteration before, and so are g and JᵀJ: only μ changed.
+  void UpdateNormalEquations(AttemptState* attempt) {
+    if (!attempt->normal_current && factored_form_) {
+      attempt->normal_current = true;
+      LowerGram(*w_.factor, &w_.factor_normal);
+    }
+    if (!attempt->normal_current) {
+      attempt->normal_current = true;
+      w_.gradient.noalias() = w_.jacobian->transpose() * *w_.residual;
+      if constexpr (N == Eigen::Dynamic) {
+        if (!dual_) {
+          w_.normal.noalias() = w_.jacobian->transpose() * *w_.jacobian;
         }
       } else {
-        lambda *= options.damping_increase;
-        if (lambda > options.max_damping) return SolveStatus::kUnreachable;
-        mu = damping();
-      }
-      if (!may_stall) continue;
-      // A first step that leaves most of the residual: a start outside the
-      // basin of a solution, or one that will end on the limits.
-      if (attempt_iterations == 1 && first_step_test &&
-          std::sqrt(2.0 * cost) > options.first_step_ratio * initial_norm) {
-        return SolveStatus::kUnreachable;
-      }
-      // Pressing on a bound (a coordinate held this iteration) without
-      // progress: such attempts end in a local minimum on the bound.
-      if (attempt_iterations >= kBoundStallIterations &&
-          cost > options.bound_stall_ratio * cost_two_back && any_held) {
-        return SolveStatus::kUnreachable;
-      }
-      cost_two_back = cost_one_back;
-      cost_one_back = cost;
-      if (++since_reference >= options.stall_iterations) {
-        const double norm = std::sqrt(2.0 * cost);
-        if (norm > options.stall_ratio * stall_reference) {
-          return SolveStatus::kUnreachable;
-        }
-        stall_reference = norm;
-        since_reference = 0;
+        LowerGram(*w_.jacobian, &w_.normal);  // lower triangle only
       }
     }
-  };
+  }
 
-  // ½‖R(q)‖² alone, to rank candidate start points.
-  const auto cost_at = [&](const Eigen::VectorXd& q) {
-    ++result.function_evaluations;
-    if constexpr (kFixed) {
-      if (kernel) return kernel->Cost(q.data());
+  // Active set: hold coordinates on a bound whose step points outward,
+  // re-solve until no free coordinate wants to leave the box. The step with
+  // damping μ = `mu` goes to w.step.
+  StepOutcome ComputeStep(double mu) {
+    if (any_held_) {
+      std::fill(w_.held.begin(), w_.held.end(), 0);
+      any_held_ = false;
     }
-    problem.EvaluateResiduals(q, scope.workspace(), *w.trial_residual, nullptr);
-    return 0.5 * w.trial_residual->squaredNorm();
-  };
+    bool factored = false;
+    for (int pass = 0; pass <= n_; ++pass) {
+      // A pass is bounded work (O(m² n) or O(n³)); the budget is checked
+      // between passes, so a solve overruns it by at most one pass plus
+      // one evaluation.
+      if (!kFixed && pass > 0 && scope_.OutOfTime()) {
+        return StepOutcome::kOutOfTime;
+      }
+      factored = SolveOnFreeCoordinates(mu);
+      if (!factored) break;
+      if (!HoldOutwardSteps()) break;
+    }
+    if (!factored || !w_.step.allFinite()) return StepOutcome::kFailed;
+    return StepOutcome::kComputed;
+  }
+
+  // One active-set pass: the damped step on the coordinates not held, in
+  // the form the problem takes. False if the system did not factor.
+  bool SolveOnFreeCoordinates(double mu) {
+    if constexpr (N == Eigen::Dynamic) {
+      if (dual_) return SolveDualStep(mu);
+    }
+    if constexpr (kFixed) {
+      if (factored_form_) return SolveFactoredStep(mu);
+    }
+    return SolvePrimalStep(mu);
+  }
+
+  // The long chains' dual form (push-through identity), for μ > 0:
+  //   (J_fᵀ J_f + μI)⁻¹ J_fᵀ r = J_fᵀ (J_f J_fᵀ + μI)⁻¹ r,
+  // with J_f = J with the held columns zeroed, so held coordinates get a
+  // zero step as in the primal form.
+  bool SolveDualStep(double mu) {
+    w_.free_jacobian = *w_.jacobian;
+    for (int i = 0; i < n_; ++i) {
+      if (w_.held[i]) w_.free_jacobian.col(i).setZero();
+    }
+    w_.small_system.noalias() =
+        w_.free_jacobian * w_.free_jacobian.transpose();
+    w_.small_system.diagonal().array() += mu;
+    w_.small_llt.compute(w_.small_system);
+    if (w_.small_llt.info() != Eigen::Success) return false;
+    w_.small_rhs = *w_.residual;
+    w_.small_llt.solveInPlace(w_.small_rhs);
+    w_.step.noalias() = -w_.free_jacobian.transpose() * w_.small_rhs;
+    return true;
+  }
+
+  // The kernel's problems need of J only JᵀJ and JᵀR, which its factor J̃
+  // (kFactorRows × N) gives: (JᵀJ + μI)⁻¹ JᵀR = J̃ᵀ (J̃ J̃ᵀ + μI)⁻¹ r̃ for
+  // μ > 0 (push-through identity). So the step solves a kFactorRows ×
+  // kFactorRows system instead of an N × N one (6 × 6 instead of 7 × 7 for
+  // a pose goal on a 7-DOF arm, 3 × 3 for a position or orientation goal),
+  // and J̃ J̃ᵀ has fewer and shorter dot products than JᵀJ. Held coordinates
+  // get a zero step as in the primal form: their rows of J̃ᵀ are zeroed.
+  // step = −J̃_fᵀ (J̃_f J̃_fᵀ + μI)⁻¹ r̃, J̃_f = J̃ without the held
+  // coordinates' columns.
+  bool SolveFactoredStep(double mu) {
+    const typename Work::FactorTranspose* Jt = w_.factor;
+    const typename Work::FactorSystem* system = &w_.factor_normal;
+    if (any_held_) {
+      w_.free_factor = *w_.factor;
+      for (int i = 0; i < n_; ++i) {
+        if (w_.held[i]) w_.free_factor.row(i).setZero();
+      }
+      LowerGram(w_.free_factor, &w_.free_factor_normal);
+      Jt = &w_.free_factor;
+      system = &w_.free_factor_normal;
+    }
+    w_.factor_step = *w_.factor_residual;
+    if (!internal::CholeskySolveShifted(*system, mu, &w_.factor_step)) {
+      return false;
+    }
+    w_.step.noalias() = -*Jt * w_.factor_step;
+    return true;
+  }
+
+  // (JᵀJ + μI) Δ = −g: JᵀJ + μI, with the held coordinates' rows and
+  // columns those of I (and a zero right-hand side there). For fixed sizes
+  // with nothing held, the solve adds μ itself and reads JᵀJ as it is.
+  bool SolvePrimalStep(double mu) {
+    w_.step = -w_.gradient;
+    if (N == Eigen::Dynamic || any_held_) {
+      w_.system = w_.normal;
+      w_.system.diagonal().array() += mu;
+      for (int i = 0; any_held_ && i < n_; ++i) {
+        if (!w_.held[i]) continue;
+        w_.system.row(i).setZero();
+        w_.system.col(i).setZero();
+        w_.system(i, i) = 1.0;
+        w_.step[i] = 0.0;
+      }
+    }
+    if constexpr (N == Eigen::Dynamic) {
+      w_.llt.compute(w_.system);
+      const bool factored = w_.llt.info() == Eigen::Success;
+      if (factored) w_.llt.solveInPlace(w_.step);
+      return factored;
+    } else if (any_held_) {
+      return internal::CholeskySolveShifted(w_.system, 0.0, &w_.step);
+    } else {
+      return internal::CholeskySolveShifted(w_.normal, mu, &w_.step);
+    }
+  }
+
+  // Holds every free coordinate on a bound whose step w.step points out of
+  // the box (or turns a periodic one to its other bound, see
+  // FindPeriodicCoordinates); true if any was newly held (the step must be
+  // solved again). (Plain pointers: a store through w.held's char* may alias
+  // anything, so the vectors' data pointers would otherwise be reloaded per
+  // coordinate.)
+  bool HoldOutwardSteps() {
+    bool changed = false;
+    double* q = w_.q.data();
+    const double* step = w_.step.data();
+    const double* lo = lower_.data();
+    const double* hi = upper_.data();
+    char* held = w_.held.data();
+    for (int i = 0; i < n_; ++i) {
+      if (held[i]) continue;
+      const bool below = q[i] <= lo[i] && step[i] < 0.0;
+      const bool above = q[i] >= hi[i] && step[i] > 0.0;
+      if (!below && !above) continue;
+      if constexpr (kFixed) {
+        if (periodic_[i]) {
+          q[i] += below ? 2.0 * M_PI : -2.0 * M_PI;
+          continue;
+        }
+      }
+      held[i] = 1;
+      changed = true;
+    }
+    any_held_ = any_held_ || changed;
+    return changed;
+  }
+
+  // The trial point, the projection of w.q + w.step onto the box, into
+  // w.trial_q, and the step actually taken, trial_q − q, into w.step.
+  void TakeProjectedStep() {
+    view(w_.trial_q) = (const_view(w_.q) + w_.step)
+                           .cwiseMax(const_view(lower_))
+                           .cwiseMin(const_view(upper_));
+    w_.step = const_view(w_.trial_q) - const_view(w_.q);
+  }
+
+  // Reduction of ½‖R + J d‖² predicted for the step d actually taken
+  // (the projected one): −gᵀd − ½‖J d‖². For fixed sizes J d is an
+  // M-vector on the stack, summed column by column (contiguous; the
+  // strided row-by-row dot products and Eigen's J * d both cost ~50
+  // instructions more per 7-DOF iteration); for dynamic sizes ‖J d‖²
+  // goes row by row, so that no m-vector is formed (the dual form has no
+  // JᵀJ).
+  // In the factored form gᵀd = r̃ᵀ J̃ d and ‖J d‖² = ‖J̃ d‖².
+  double PredictedReduction() const {
+    if constexpr (kFixed) {
+      if (factored_form_) {
+        const typename Work::FactorResidual jd =
+            w_.factor->transpose() * w_.step;
+        return -w_.factor_residual->dot(jd) - 0.5 * jd.squaredNorm();
+      }
+      typename Work::ResidualVector jd = w_.jacobian->col(0) * w_.step[0];
+      for (int c = 1; c < N; ++c) jd += w_.jacobian->col(c) * w_.step[c];
+      return -w_.gradient.dot(w_.step) - 0.5 * jd.squaredNorm();
+    } else {
+      double squared_jd = 0.0;
+      for (int r = 0; r < m_; ++r) {
+        const double jd = w_.jacobian->row(r).dot(w_.step);
+        squared_jd += jd * jd;
+      }
+      return -w_.gradient.dot(w_.step) - 0.5 * squared_jd;
+    }
+  }
+
+  // Moves to the trial point, which lowered the cost to `trial_cost`, and
+  // updates λ by the gain ratio; a status ends the attempt (converged, or
+  // stationary: a step below 1e-14 relative).
+  std::optional<SolveStatus> AcceptStep(double trial_cost, double gain_ratio,
+                                        AttemptState* attempt) {
+    // w.step is trial_q − q (TakeProjectedStep).
+    const double moved = w_.step.template lpNorm<Eigen::Infinity>();
+    w_.q.swap(w_.trial_q);
+    std::swap(w_.residual, w_.trial_residual);
+    std::swap(w_.jacobian, w_.trial_jacobian);
+    std::swap(w_.factor, w_.trial_factor);
+    std::swap(w_.factor_residual, w_.trial_factor_residual);
+    attempt->normal_current = false;
+    attempt->cost = trial_cost;
+    if (gain_ratio < kPoorGain) {
+      attempt->lambda *= options_.damping_increase;
+    } else if (gain_ratio > kGoodGain) {
+      attempt->lambda = std::max(attempt->lambda / options_.damping_decrease,
+                                 options_.min_damping);
+    }
+    attempt->mu = attempt->Damping(options_);
+    if (attempt->cost < best_cost_) {
+      best_cost_ = attempt->cost;
+      view(w_.best_q) = const_view(w_.q);
+    }
+    if (options_.common.record_trace) {
+      scope_.Trace(iterations_, w_.q, attempt->cost);
+    }
+    // The workspace's FK is at the accepted point: test it as is (Trace
+    // ran FK at the same q).
+    if (WithinTolerance()) return SolveStatus::kConverged;
+    if (moved <=
+        1e-14 * (1.0 + const_view(w_.q).template lpNorm<Eigen::Infinity>())) {
+      return SolveStatus::kUnreachable;
+    }
+    return std::nullopt;
+  }
+
+  // After a rejected step or a failed factorization: λ ← λ ·
+  // damping_increase. False when λ is beyond max_damping (the model is not
+  // decreasing the cost).
+  bool IncreaseDamping(AttemptState* attempt) const {
+    attempt->lambda *= options_.damping_increase;
+    if (attempt->lambda > options_.max_damping) return false;
+    attempt->mu = attempt->Damping(options_);
+    return true;
+  }
+
+  // The stall tests after an iteration (see the header): true when the
+  // attempt should give up for a restart.
+  bool ShouldAbandon(bool first_step_test, AttemptState* attempt) const {
+    // A first step that leaves most of the residual: a start outside the
+    // basin of a solution, or one that will end on the limits.
+    if (attempt->iterations == 1 && first_step_test &&
+        std::sqrt(2.0 * attempt->cost) >
+            options_.first_step_ratio * attempt->initial_norm) {
+      return true;
+    }
+    // Pressing on a bound (a coordinate held this iteration) without
+    // progress: such attempts end in a local minimum on the bound.
+    if (attempt->iterations >= kBoundStallIterations &&
+        attempt->cost > options_.bound_stall_ratio * attempt->cost_two_back &&
+        any_held_) {
+      return true;
+    }
+    attempt->cost_two_back = attempt->cost_one_back;
+    attempt->cost_one_back = attempt->cost;
+    if (++attempt->since_reference >= options_.stall_iterations) {
+      const double norm = std::sqrt(2.0 * attempt->cost);
+      if (norm > options_.stall_ratio * attempt->stall_reference) return true;
+      attempt->stall_reference = norm;
+      attempt->since_reference = 0;
+    }
+    return false;
+  }
 
   // A random restart point into w.q. On the kernel path: the lowest-cost
   // point of the restart pool (restart_pool.h) not yet tried in this solve,
@@ -650,99 +818,96 @@ Result SolveWith(const BoundedLmOptions& options,
   // std::mt19937_64 is ~2,000 instructions, and most solves never draw) that
   // continues the pool's sequence (one engine value per coordinate drawn),
   // so no pool point is drawn again.
-  std::shared_ptr<const internal::RestartPool> pool;
-  std::vector<double> pool_costs;  // +∞ once tried
-  int pool_tried = 0;
-  const auto restart_point = [&] {
+  void RestartPoint() {
     if constexpr (kFixed) {
-      if (kernel && pool_tried < options.restart_pool) {
-        if (pool == nullptr) {
-          pool = internal::RestartPool::Get(
-              problem.shared_model(), kernel->site(), lower, upper,
-              options.seed, options.restart_pool,
-              [&](const double* q, double* pose) {
-                kernel->SitePose(q, pose);
-              });
-          pool_costs.resize(pool->size());
-          kernel->PoolCosts(*pool, pool_costs.data());
-        }
-        const int best = static_cast<int>(
-            std::min_element(pool_costs.begin(), pool_costs.end()) -
-            pool_costs.begin());
-        pool_costs[best] = kInfinity;
-        ++pool_tried;
-        std::copy(pool->q(best), pool->q(best) + n, w.q.data());
+      if (kernel_ && pool_tried_ < options_.restart_pool) {
+        PoolRestartPoint();
         return;
       }
     }
-    if (rng == nullptr) {
-      rng = std::make_unique<std::mt19937_64>(options.seed);
-      if (pool != nullptr) rng->discard(std::uint64_t(pool->size()) * n);
+    DrawnRestartPoint();
+  }
+
+  // The pool's lowest-cost point not yet tried, ranked at the first call.
+  void PoolRestartPoint() {
+    if (pool_ == nullptr) {
+      pool_ = internal::RestartPool::Get(
+          problem_.shared_model(), kernel_->site(), lower_, upper_,
+          options_.seed, options_.restart_pool,
+          [&](const double* q, double* pose) { kernel_->SitePose(q, pose); });
+      pool_costs_.resize(pool_->size());
+      kernel_->PoolCosts(*pool_, pool_costs_.data());
     }
-    internal::DrawUniform(lower, upper, rng.get(), &w.q);
-    if (options.restart_candidates == 1) return;
-    double lowest = cost_at(w.q);
-    for (int c = 1; c < options.restart_candidates; ++c) {
+    const int best = static_cast<int>(
+        std::min_element(pool_costs_.begin(), pool_costs_.end()) -
+        pool_costs_.begin());
+    pool_costs_[best] = kInfinity;
+    ++pool_tried_;
+    std::copy(pool_->q(best), pool_->q(best) + n_, w_.q.data());
+  }
+
+  // The lowest-cost of restart_candidates fresh uniform draws.
+  void DrawnRestartPoint() {
+    if (rng_ == nullptr) {
+      rng_ = std::make_unique<std::mt19937_64>(options_.seed);
+      if (pool_ != nullptr) rng_->discard(std::uint64_t(pool_->size()) * n_);
+    }
+    internal::DrawUniform(lower_, upper_, rng_.get(), &w_.q);
+    if (options_.restart_candidates == 1) return;
+    double lowest = CostAt(w_.q);
+    for (int c = 1; c < options_.restart_candidates; ++c) {
       if constexpr (N == Eigen::Dynamic) {
-        if (scope.OutOfTime()) break;  // an evaluation of a long chain
+        if (scope_.OutOfTime()) break;  // an evaluation of a long chain
       }
-      internal::DrawUniform(lower, upper, rng.get(), &w.trial_q);
-      const double cost = cost_at(w.trial_q);
+      internal::DrawUniform(lower_, upper_, rng_.get(), &w_.trial_q);
+      const double cost = CostAt(w_.trial_q);
       if (cost < lowest) {
         lowest = cost;
-        w.q.swap(w.trial_q);
+        w_.q.swap(w_.trial_q);
       }
     }
-  };
+  }
 
-  SolveStatus status = SolveStatus::kUnreachable;
-  int attempt = 0;
-  while (attempt < options.max_attempts && status == SolveStatus::kUnreachable) {
-    if (!FixedStartingPoint(attempt++, scope.start(), lower, upper, &w.q)) {
-      restart_point();
-    }
-    status = run_attempt(/*may_stall=*/true,
-                         /*first_step_test=*/attempt <=
-                             options.first_step_attempts);
-  }
-  if (status == SolveStatus::kUnreachable) {
-    // Every attempt stalled: the goal is likely out of reach (or blocked by
-    // the limits). Polish the best pose to stationarity so the best effort
-    // is the closest point, not wherever the last restart gave up.
-    w.q = w.best_q;
-    status = run_attempt(/*may_stall=*/false, /*first_step_test=*/false);
-  }
-  if (status == SolveStatus::kConverged) {
-    w.best_q = w.q;
-    // The last evaluation and stopping test were at w.q: Finish takes their
-    // potential and goal errors instead of evaluating the pose again.
-    scope.SetFinalEvaluation(&w.best_q, 0.5 * w.residual->squaredNorm(),
-                             errors);
-  }
-  std::string message;
-  result.iterations = iterations;
-  result.attempts = attempt;
-  switch (status) {
-    case SolveStatus::kConverged:
-      // The common outcome: no std::ostringstream (StrCat), whose set-up
-      // alone costs ~4,000 instructions, and one allocation.
-      message = ConvergedMessage(iterations, result.attempts);
-      break;
-    case SolveStatus::kMaxIterations:
-      message = StrCat("stopped at max_iterations = ",
-                       options.common.max_iterations, " over ",
-                       result.attempts, " attempt(s)");
-      break;
-    case SolveStatus::kTimeBudget:
-      message = StrCat("time budget of ", options.common.time_budget_seconds,
-                       " s spent over ", result.attempts, " attempt(s)");
-      break;
-    default:
-      message = StrCat("no attempt converged in ", options.max_attempts,
-                       " attempts; best effort returned");
-      break;
-  }
-  return scope.Finish(w.best_q, status, std::move(message));
+  const BoundedLmOptions& options_;
+  internal::SolveScope& scope_;
+  const Problem& problem_;
+  const SolveOptions& common_;
+  const int n_;  // coordinates
+  const int m_;  // stacked residuals
+  const Eigen::VectorXd& lower_;
+  const Eigen::VectorXd& upper_;
+  Result& result_;
+  Workspace<M, N> w_;
+  const bool dual_;  // the long chains' m × m form (see SolveDualStep)
+  std::vector<GoalError> errors_;  // at w.q, from WithinTolerance
+  // One position, orientation or pose goal on a 6/7-coordinate chain and
+  // nothing else: the fused kernel instead of Problem::EvaluateResiduals;
+  // null when the problem does not qualify, and always on the dynamic-size
+  // path.
+  Kernel kernel_storage_;
+  Kernel* const kernel_;
+  // The step from the kernel's factor J̃ (see SolveFactoredStep).
+  const bool factored_form_;
+  // Coordinates that turn by ∓2π at a bound (see FindPeriodicCoordinates).
+  std::array<bool, (N > 0 ? N : 1)> periodic_{};
+  // Whether w.held has a coordinate held this iteration: mostly none is, and
+  // then the held rows and columns need no pass over w.held.
+  bool any_held_ = false;
+  double best_cost_ = kInfinity;  // ½‖R‖² at w.best_q
+  int iterations_ = 0;            // over all attempts
+  // Made at the first fresh draw (see RestartPoint): most solves never
+  // draw, and a std::mt19937_64 is 2.5 KB to set up (an empty std::optional
+  // of it is zero-filled).
+  std::unique_ptr<std::mt19937_64> rng_;
+  std::shared_ptr<const internal::RestartPool> pool_;
+  std::vector<double> pool_costs_;  // +∞ once tried
+  int pool_tried_ = 0;
+};
+
+template <int M, int N>
+Result SolveWith(const BoundedLmOptions& options,
+                 internal::SolveScope& scope) {
+  return BoundedLmMinimizer<M, N>(options, scope).Solve();
 }
 
 }  // namespace
