@@ -256,7 +256,7 @@ enum class StepOutcome {
 // The state of one attempt: its cost, its damping and what the stall tests
 // look back on.
 struct AttemptState {
-  // Starts an attempt at cost ½‖R‖² = `cost`.
+  // Starts an attempt at cost ½‖R‖² = `start_cost`.
   AttemptState(double start_cost, const BoundedLmOptions& options)
       : cost(start_cost),
         lambda(options.initial_damping),
