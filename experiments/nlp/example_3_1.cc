@@ -111,11 +111,18 @@ double MaxViolation(const Bounds& bounds, const Eigen::VectorXd& q) {
                   (q - bounds.upper).maxCoeff());
 }
 
-void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
-  const ChainSetup setup = MakeSetup();
-  const Model& model = *setup.model;
-  const int site = model.SiteIndex("effector");
-  const Eigen::Vector2d start = SitePoint(model, setup.q0, site);
+// The three runs to X: equal and eased internal points, the direct solve,
+// and the direct solve's iterates (its trace) as a path of the effector.
+struct ExampleRuns {
+  SegmentRun linear;
+  SegmentRun eased;
+  SegmentRun direct;
+  SegmentRun direct_iterates;
+};
+
+void SetExampleParameters(const ChainSetup& setup,
+                          const Eigen::Vector2d& start,
+                          ExperimentOutput* out) {
   out->SetParameter("link_lengths", {1.0, 0.8, 0.6});
   out->SetParameter("start_theta_rad", {setup.q0[0], setup.q0[1], setup.q0[2]});
   out->SetParameter("start_effector_Y", {start.x(), start.y()});
@@ -128,34 +135,38 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
   out->SetParameter("lbfgsb", "memory 10, projected gradient <= 1e-10, "
                               "max 500 iterations per solve");
   out->SetParameter("local_minimum_error", kLocalMinimumError);
+}
 
-  context.Progress(0.0, "internal points");
-  const SegmentRun linear =
-      RunChain(setup, setup.target, kFrames, Spacing::kLinear, true);
-  const SegmentRun eased =
-      RunChain(setup, setup.target, kFrames, Spacing::kEased, true);
-  const SegmentRun direct =
-      RunChain(setup, setup.target, 1, Spacing::kLinear, true);
+ExampleRuns RunToTarget(const ChainSetup& setup, const Eigen::Vector2d& start) {
+  const Model& model = *setup.model;
+  const int site = model.SiteIndex("effector");
+  ExampleRuns runs;
+  runs.linear = RunChain(setup, setup.target, kFrames, Spacing::kLinear, true);
+  runs.eased = RunChain(setup, setup.target, kFrames, Spacing::kEased, true);
+  runs.direct = RunChain(setup, setup.target, 1, Spacing::kLinear, true);
 
   // The direct solve's iterates (its trace) as a path of the effector.
-  SegmentRun direct_iterates;
-  direct_iterates.q.push_back(setup.q0);
-  for (const IterationRecord& r : direct.results[0].trace) {
-    direct_iterates.q.push_back(r.q);
+  SegmentRun& iterates = runs.direct_iterates;
+  iterates.q.push_back(setup.q0);
+  for (const IterationRecord& r : runs.direct.results[0].trace) {
+    iterates.q.push_back(r.q);
   }
-  std::vector<Eigen::Vector2d> direct_path;
-  for (const auto& q : direct_iterates.q) {
-    direct_path.push_back(SitePoint(model, q, site));
-    direct_iterates.effector.push_back({direct_path.back()});
-    direct_iterates.target.push_back({setup.target});
+  for (const auto& q : iterates.q) {
+    iterates.effector.push_back({SitePoint(model, q, site)});
+    iterates.target.push_back({setup.target});
   }
-  direct_iterates.target.front() = {start};
+  iterates.target.front() = {start};
+  return runs;
+}
 
-  // CSV of every frame / iterate.
+// CSV of every frame / iterate.
+void WriteFramesCsv(const ChainSetup& setup, const ExampleRuns& runs,
+                    ExperimentOutput* out) {
   std::vector<std::vector<double>> rows;
-  const SegmentRun* runs[3] = {&linear, &eased, &direct_iterates};
+  const SegmentRun* shown[3] = {&runs.linear, &runs.eased,
+                                &runs.direct_iterates};
   for (int r = 0; r < 3; ++r) {
-    const SegmentRun& run = *runs[r];
+    const SegmentRun& run = *shown[r];
     for (std::size_t k = 0; k < run.q.size(); ++k) {
       const int iterations =
           (r < 2 && k > 0) ? run.results[k - 1].iterations : 0;
@@ -172,17 +183,20 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
                  "theta1", "theta2", "theta3", "x", "y", "target_x",
                  "target_y", "lbfgsb_iterations"},
                 rows);
+}
 
-  // Pictures: the chain through the internal points, and the direct solve.
+// Pictures: the chain through the internal points, and the direct solve.
+void DrawChainPictures(const Model& model, const ExampleRuns& runs,
+                       ExperimentOutput* out) {
   const std::vector<int> shown = {0, 5, 10, 15, 20};
-  DrawLinePlot(SegmentRunPlot(model, linear, shown,
+  DrawLinePlot(SegmentRunPlot(model, runs.linear, shown,
                               "Example 3.1: L-BFGS-B through M = 19 equally "
                               "spaced internal points"),
                out->dir(), "example_3_1_equal");
   out->AddFigure("example_3_1_equal.png",
                  "Figure 3 (ours): the chain at frames 0, 5, 10, 15, 20 with "
                  "equally spaced internal points; black: effector path");
-  DrawLinePlot(SegmentRunPlot(model, eased, shown,
+  DrawLinePlot(SegmentRunPlot(model, runs.eased, shown,
                               "Example 3.1: internal points eased by "
                               "3s^2 - 2s^3 (\"more smooth\")"),
                out->dir(), "example_3_1_eased");
@@ -190,14 +204,14 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
                  "The same with the eased internal points (start and stop at "
                  "rest)");
   std::vector<int> iterate_frames;
-  const int n_it = static_cast<int>(direct_iterates.q.size()) - 1;
+  const int n_it = static_cast<int>(runs.direct_iterates.q.size()) - 1;
   for (int k : {0, n_it / 4, n_it / 2, 3 * n_it / 4, n_it}) {
     if (iterate_frames.empty() || iterate_frames.back() != k) {
       iterate_frames.push_back(k);
     }
   }
   LinePlot direct_plot = SegmentRunPlot(
-      model, direct_iterates, iterate_frames,
+      model, runs.direct_iterates, iterate_frames,
       "Example 3.1: one L-BFGS-B solve straight to X (no internal points)");
   for (std::size_t i = 0; i < iterate_frames.size(); ++i) {
     direct_plot.series[i].title =
@@ -208,41 +222,47 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
   out->AddFigure("example_3_1_direct.png",
                  "The direct solve: the chain at some of its L-BFGS-B iterates "
                  "and the effector at every iterate");
+}
 
+// The potential of one solve per iteration (iteration 0 = start).
+Series PotentialSeries(const Result& result, const std::string& title,
+                       int color) {
+  Series s;
+  s.title = title;
+  s.style = "linespoints";
+  s.color = PaletteColor(color);
+  s.x.push_back(0);
+  s.y.push_back(std::max(result.initial_potential, 1e-300));
+  for (const IterationRecord& r : result.trace) {
+    s.x.push_back(r.iteration);
+    s.y.push_back(std::max(r.potential, 1e-300));
+  }
+  return s;
+}
+
+void DrawPotentialPlot(const ExampleRuns& runs, ExperimentOutput* out) {
   LinePlot potential;
   potential.title = "Example 3.1: potential F per L-BFGS-B iteration";
   potential.x_label = "iteration";
   potential.y_label = "F (log scale)";
   potential.log_y = true;
-  const auto trace_series = [](const Result& result, const std::string& title,
-                               int color) {
-    Series s;
-    s.title = title;
-    s.style = "linespoints";
-    s.color = PaletteColor(color);
-    s.x.push_back(0);
-    s.y.push_back(std::max(result.initial_potential, 1e-300));
-    for (const IterationRecord& r : result.trace) {
-      s.x.push_back(r.iteration);
-      s.y.push_back(std::max(r.potential, 1e-300));
-    }
-    return s;
-  };
   potential.series.push_back(
-      trace_series(direct.results[0], "direct solve Y -> X", 0));
+      PotentialSeries(runs.direct.results[0], "direct solve Y -> X", 0));
   potential.series.push_back(
-      trace_series(linear.results[0], "equal spacing, frame 1", 1));
-  potential.series.push_back(
-      trace_series(linear.results[kFrames / 2 - 1],
-                   "equal spacing, frame " + std::to_string(kFrames / 2), 2));
-  potential.series.push_back(
-      trace_series(eased.results[kFrames / 2 - 1],
-                   "eased spacing, frame " + std::to_string(kFrames / 2), 3));
+      PotentialSeries(runs.linear.results[0], "equal spacing, frame 1", 1));
+  potential.series.push_back(PotentialSeries(
+      runs.linear.results[kFrames / 2 - 1],
+      "equal spacing, frame " + std::to_string(kFrames / 2), 2));
+  potential.series.push_back(PotentialSeries(
+      runs.eased.results[kFrames / 2 - 1],
+      "eased spacing, frame " + std::to_string(kFrames / 2), 3));
   DrawLinePlot(potential, out->dir(), "example_3_1_potential");
   out->AddFigure("example_3_1_potential.png",
                  "Potential F = 1/2|f - X|^2 + alpha|theta - theta_ref|^2 per "
                  "iteration (iteration 0 = start)");
+}
 
+void DrawAnglesPlot(const ExampleRuns& runs, ExperimentOutput* out) {
   LinePlot angles;
   angles.title = "Example 3.1: joint angles per frame, equal vs eased spacing";
   angles.x_label = "frame";
@@ -255,7 +275,7 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
       s.style = "linespoints";
       s.color = PaletteColor(i);
       s.dashed = r == 1;
-      const SegmentRun& run = r == 0 ? linear : eased;
+      const SegmentRun& run = r == 0 ? runs.linear : runs.eased;
       for (std::size_t k = 0; k < run.q.size(); ++k) {
         s.x.push_back(static_cast<double>(k));
         s.y.push_back(run.q[k][i]);
@@ -267,8 +287,10 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
   out->AddFigure("example_3_1_angles.png",
                  "Joint angles through the frames: equal spacing (solid) and "
                  "eased spacing (dashed)");
+}
 
-  // Per-frame table of the equal-spacing run.
+// Per-frame table of the equal-spacing run.
+void AddPerFrameTable(const SegmentRun& linear, ExperimentOutput* out) {
   std::vector<std::vector<std::string>> table;
   for (int k = 1; k <= kFrames; ++k) {
     const Result& r = linear.results[k - 1];
@@ -283,19 +305,38 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
                 {"frame", "iterations", "F start", "F end", "error",
                  "status"},
                 table, "example_3_1_per_frame.csv");
+}
 
-  // Random targets: local minima direct vs through internal points.
-  context.Progress(0.3, "random targets");
+// The random targets' counts: local minima direct and through internal
+// points, direct ones for the nearer and farther half, and the bounds.
+struct RandomTargets {
+  int trials = 0;
+  int direct_fail = 0;
+  int internal_fail = 0;
+  int half = 0;  // trials in the nearer half
+  int near_fail = 0;
+  int far_fail = 0;
+  double median_distance = 0.0;
+  // The bounds claim below is checked on these runs too: their targets come
+  // from poses anywhere in the box, so bounds become active.
+  double violation = 0.0;
+  int active = 0;  // runs with a bound active in an answer
+};
+
+// Random targets: local minima direct vs through internal points.
+RandomTargets RunRandomTargets(const ChainSetup& setup,
+                               const Eigen::Vector2d& start,
+                               const ExperimentContext& context,
+                               ExperimentOutput* out) {
+  const Model& model = *setup.model;
+  const int site = model.SiteIndex("effector");
+  RandomTargets result;
   const int trials = context.quick ? 30 : 200;
+  result.trials = trials;
   std::mt19937_64 rng(context.seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   std::vector<std::vector<double>> trial_rows;
   std::vector<std::pair<double, bool>> direct_by_distance;
-  int direct_fail = 0, internal_fail = 0;
-  // The bounds claim below is checked on these runs too: their targets come
-  // from poses anywhere in the box, so bounds become active.
-  double random_violation = 0.0;
-  int random_active = 0;
   const auto on_bound = [&](const Eigen::VectorXd& q) {
     return (q - setup.bounds.lower).minCoeff() < 1e-9 ||
            (setup.bounds.upper - q).minCoeff() < 1e-9;
@@ -312,17 +353,17 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
     bool active = false;
     for (const SegmentRun* run : {&d, &m}) {
       for (const Result& r : run->results) {
-        random_violation =
-            std::max(random_violation, MaxViolation(setup.bounds, r.q));
+        result.violation =
+            std::max(result.violation, MaxViolation(setup.bounds, r.q));
         active = active || on_bound(r.q);
       }
     }
-    random_active += active;
+    result.active += active;
     const double ed = (d.effector.back()[0] - x).norm();
     const double em = (m.effector.back()[0] - x).norm();
     const bool fd = ed > kLocalMinimumError, fm = em > kLocalMinimumError;
-    direct_fail += fd;
-    internal_fail += fm;
+    result.direct_fail += fd;
+    result.internal_fail += fm;
     direct_by_distance.push_back({(x - start).norm(), fd});
     trial_rows.push_back({static_cast<double>(t), x.x(), x.y(),
                           (x - start).norm(), ed, em,
@@ -335,15 +376,17 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
                  "iterations_direct"},
                 trial_rows);
   std::sort(direct_by_distance.begin(), direct_by_distance.end());
-  int near_fail = 0, far_fail = 0;
-  const int half = trials / 2;
+  result.half = trials / 2;
   for (int t = 0; t < trials; ++t) {
-    (t < half ? near_fail : far_fail) += direct_by_distance[t].second;
+    (t < result.half ? result.near_fail : result.far_fail) +=
+        direct_by_distance[t].second;
   }
-  const double median_distance = direct_by_distance[half].first;
+  result.median_distance = direct_by_distance[result.half].first;
+  return result;
+}
 
-  // Claims.
-  const double final_error = FrameError(linear, kFrames);
+void AddReachClaim(const ExampleRuns& runs, ExperimentOutput* out) {
+  const double final_error = FrameError(runs.linear, kFrames);
   const bool reached = final_error <= 1e-3;
   out->AddClaim(
       {"L-BFGS-B on the bounded, Tikhonov-regularized cost brings the "
@@ -351,16 +394,19 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
        "Figure 3: the chain reaches the target (picture)",
        "final distance to X " + FormatNumber(final_error, 3) +
            " (equal spacing), " +
-           FormatNumber(FrameError(eased, kFrames), 3) + " (eased); " +
-           std::to_string(linear.results.back().iterations) +
+           FormatNumber(FrameError(runs.eased, kFrames), 3) + " (eased); " +
+           std::to_string(runs.linear.results.back().iterations) +
            " iterations for the last internal point",
        reached ? Verdict::kReproduced : Verdict::kDiffers,
        reached ? "the final distance is <= 1e-3 (reach 2.4); what remains is "
                  "the Tikhonov term's pull"
                : "the final distance exceeds 1e-3"});
+}
 
+void AddBoundsClaim(const ChainSetup& setup, const ExampleRuns& runs,
+                    const RandomTargets& random, ExperimentOutput* out) {
   double violation = 0.0;
-  for (const SegmentRun* run : {&linear, &eased, &direct}) {
+  for (const SegmentRun* run : {&runs.linear, &runs.eased, &runs.direct}) {
     for (const Result& r : run->results) {
       violation = std::max(violation, MaxViolation(setup.bounds, r.q));
       for (const IterationRecord& it : r.trace) {
@@ -368,28 +414,31 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
       }
     }
   }
-  violation = std::max(violation, random_violation);
+  violation = std::max(violation, random.violation);
   const bool respected = violation <= 1e-12;
-  const bool exercised = random_active > 0;
+  const bool exercised = random.active > 0;
   out->AddClaim(
       {"Joint limits are the box constraints l <= theta <= u of L-BFGS-B: no "
        "iterate leaves them",
        "l_j <= theta_j <= u_j handled by L-BFGS-B (no number)",
        "largest bound violation over every iterate of the three runs and "
        "the answers of the " +
-           std::to_string(trials) + " random-target runs: " +
+           std::to_string(random.trials) + " random-target runs: " +
            FormatNumber(std::max(violation, 0.0), 3) + "; a bound is active "
-           "in the answer of " + std::to_string(random_active) +
+           "in the answer of " + std::to_string(random.active) +
            " random-target runs",
        respected && exercised ? Verdict::kReproduced : Verdict::kDiffers,
        !respected  ? "an answer left the box"
        : exercised ? "no answer is outside the box, also where a bound is "
                      "active"
                    : "no bound became active, so the claim went untested"});
+}
 
-  const double dev_direct = MaxSegmentDeviation(direct_iterates, 0);
-  const double dev_linear = MaxSegmentDeviation(linear, 0);
-  const double dev_eased = MaxSegmentDeviation(eased, 0);
+void AddPathClaim(const ChainSetup& setup, const Eigen::Vector2d& start,
+                  const ExampleRuns& runs, ExperimentOutput* out) {
+  const double dev_direct = MaxSegmentDeviation(runs.direct_iterates, 0);
+  const double dev_linear = MaxSegmentDeviation(runs.linear, 0);
+  const double dev_eased = MaxSegmentDeviation(runs.eased, 0);
   const double yx = (setup.target - start).norm();
   const bool natural = dev_linear < 0.5 * dev_direct && dev_linear < 0.01 * yx;
   out->AddClaim(
@@ -407,9 +456,11 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
                  "under half the direct iterates' deviation"
                : "the internal points do not keep the effector clearly closer "
                  "to YX than the direct solve's iterates"});
+}
 
-  const double acc_linear = MaxJointAcceleration(linear.q);
-  const double acc_eased = MaxJointAcceleration(eased.q);
+void AddSmoothnessClaim(const ExampleRuns& runs, ExperimentOutput* out) {
+  const double acc_linear = MaxJointAcceleration(runs.linear.q);
+  const double acc_eased = MaxJointAcceleration(runs.eased.q);
   const bool smoother = acc_eased < acc_linear;
   out->AddClaim(
       {"Eased internal points give smoother joint motion",
@@ -423,12 +474,16 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
        smoother ? "the eased spacing's largest joint acceleration is smaller "
                   "(no start/stop jolt)"
                 : "the eased spacing is not smoother by this measure"});
+}
 
-  const double pd = 100.0 * direct_fail / trials;
-  const double pm = 100.0 * internal_fail / trials;
-  const double pnear = 100.0 * near_fail / half;
-  const double pfar = 100.0 * far_fail / (trials - half);
-  const bool fewer = internal_fail < direct_fail && far_fail > near_fail;
+void AddLocalMinimaClaim(const RandomTargets& random, ExperimentOutput* out) {
+  const int trials = random.trials;
+  const double pd = 100.0 * random.direct_fail / trials;
+  const double pm = 100.0 * random.internal_fail / trials;
+  const double pnear = 100.0 * random.near_fail / random.half;
+  const double pfar = 100.0 * random.far_fail / (trials - random.half);
+  const bool fewer = random.internal_fail < random.direct_fail &&
+                     random.far_fail > random.near_fail;
   out->AddClaim(
       {"Local minima are less likely when the target is not too distant from "
        "the start",
@@ -438,17 +493,42 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
            FormatNumber(kLocalMinimumError, 2) + ": direct " +
            FormatNumber(pd, 3) + "%, through internal points " +
            FormatNumber(pm, 3) + "%; direct solves to the nearer half (|X - "
-           "Y| < " + FormatNumber(median_distance, 3) + ") " +
+           "Y| < " + FormatNumber(random.median_distance, 3) + ") " +
            FormatNumber(pnear, 3) + "%, farther half " + FormatNumber(pfar, 3) +
            "%",
        fewer ? Verdict::kReproduced : Verdict::kDiffers,
        fewer ? "fewer local minima through internal points, and more for the "
                "farther targets in one go"
-             : (direct_fail == 0
+             : (random.direct_fail == 0
                     ? "no direct solve ended in a local minimum: nothing to "
                       "compare"
                     : "internal points do not reduce local minima, or far "
                       "targets do not fail more often")});
+}
+
+void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
+  const ChainSetup setup = MakeSetup();
+  const Model& model = *setup.model;
+  const Eigen::Vector2d start =
+      SitePoint(model, setup.q0, model.SiteIndex("effector"));
+  SetExampleParameters(setup, start, out);
+
+  context.Progress(0.0, "internal points");
+  const ExampleRuns runs = RunToTarget(setup, start);
+  WriteFramesCsv(setup, runs, out);
+  DrawChainPictures(model, runs, out);
+  DrawPotentialPlot(runs, out);
+  DrawAnglesPlot(runs, out);
+  AddPerFrameTable(runs.linear, out);
+
+  context.Progress(0.3, "random targets");
+  const RandomTargets random = RunRandomTargets(setup, start, context, out);
+
+  AddReachClaim(runs, out);
+  AddBoundsClaim(setup, runs, random, out);
+  AddPathClaim(setup, start, runs, out);
+  AddSmoothnessClaim(runs, out);
+  AddLocalMinimaClaim(random, out);
 }
 
 }  // namespace

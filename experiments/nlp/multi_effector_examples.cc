@@ -203,19 +203,14 @@ std::string ClosedFormName(int effectors) {
   }
 }
 
-void RunMultiEffector(int effectors, const std::string& figures,
-                      const ExperimentContext& context,
-                      ExperimentOutput* out) {
-  const MultiSetup s = Setup(effectors);
-  const Model& model = *s.model;
-  const int n = model.nq();
-  out->SetParameter("effectors", effectors);
-  out->SetParameter("joints", n);
+void SetMultiParameters(const MultiSetup& s, ExperimentOutput* out) {
+  out->SetParameter("effectors", s.effectors);
+  out->SetParameter("joints", s.model->nq());
   out->SetParameter("link_length", 1.0);
   out->SetParameter("start_theta_rad_paper_order", s.theta0);
   out->SetParameter("target_theta_rad_paper_order", s.theta1);
   std::vector<std::vector<double>> ends;
-  for (int e = 0; e < effectors; ++e) {
+  for (int e = 0; e < s.effectors; ++e) {
     ends.push_back({s.ends[e].x(), s.ends[e].y()});
   }
   out->SetParameter("effector_targets", ends);
@@ -224,11 +219,20 @@ void RunMultiEffector(int effectors, const std::string& figures,
   out->SetParameter("solver", "multi-effector recursion (F_i), exact "
                               "(no damping), singular-value cutoff 1e-10, "
                               "iterated per frame to 1e-9, max 30 iterations");
+}
 
+// The frames solved by the recursion, and the checks at each frame.
+struct MultiRun {
+  SegmentRun run;
+  std::vector<FrameCheck> checks;
+};
+
+MultiRun RunFrames(const MultiSetup& s, const ExperimentContext& context) {
+  const Model& model = *s.model;
   Problem problem(s.model);
   std::vector<std::shared_ptr<PositionGoal>> goals;
   std::vector<int> sites;
-  for (int e = 0; e < effectors; ++e) {
+  for (int e = 0; e < s.effectors; ++e) {
     const std::string site = "effector" + std::to_string(e + 1);
     goals.push_back(std::make_shared<PositionGoal>(model, site,
                                                    Eigen::Vector3d::Zero()));
@@ -243,21 +247,26 @@ void RunMultiEffector(int effectors, const std::string& figures,
 
   // Checks at each frame's first linearization (start pose of the frame,
   // the frame's targets): done inside the run through the BeforeFrame hook.
-  std::vector<FrameCheck> checks;
-  std::vector<std::vector<Eigen::Vector2d>> frame_targets;
+  MultiRun result;
   context.Progress(0.0, "frames");
-  const SegmentRun run = FollowSegments(
+  result.run = FollowSegments(
       solver, &problem, goals, s.ends, s.q0, kFrames, Spacing::kLinear,
       [&](int, const Eigen::VectorXd& q) {
         std::vector<Eigen::Vector2d> targets;
         for (const auto& g : goals) targets.push_back(g->target().head<2>());
-        checks.push_back(CheckFrame(model, q, sites, targets));
+        result.checks.push_back(CheckFrame(model, q, sites, targets));
       });
+  return result;
+}
 
-  // CSV: per frame, pose, effectors, targets, iterations and checks.
+// CSV: per frame, pose, effectors, targets, iterations and checks.
+void WriteFramesCsv(const MultiSetup& s, const MultiRun& m,
+                    ExperimentOutput* out) {
+  const Model& model = *s.model;
+  const int n = model.nq();
   std::vector<std::string> header = {"frame"};
   for (int i = 1; i <= n; ++i) header.push_back("theta" + std::to_string(i));
-  for (int e = 1; e <= effectors; ++e) {
+  for (int e = 1; e <= s.effectors; ++e) {
     for (const char* c : {"x", "y", "target_x", "target_y"}) {
       header.push_back("effector" + std::to_string(e) + "_" + c);
     }
@@ -271,28 +280,33 @@ void RunMultiEffector(int effectors, const std::string& figures,
   for (int k = 0; k <= kFrames; ++k) {
     std::vector<double> row = {static_cast<double>(k)};
     for (int i = 1; i <= n; ++i) {
-      row.push_back(run.q[k][model.DofIndex("theta" + std::to_string(i))]);
+      row.push_back(m.run.q[k][model.DofIndex("theta" + std::to_string(i))]);
     }
-    for (int e = 0; e < effectors; ++e) {
-      row.insert(row.end(), {run.effector[k][e].x(), run.effector[k][e].y(),
-                             run.target[k][e].x(), run.target[k][e].y()});
+    for (int e = 0; e < s.effectors; ++e) {
+      row.insert(row.end(),
+                 {m.run.effector[k][e].x(), m.run.effector[k][e].y(),
+                  m.run.target[k][e].x(), m.run.target[k][e].y()});
     }
     if (k == 0) {
       row.insert(row.end(), {0, 0, 0, 0, 0});
     } else {
-      const FrameCheck& c = checks[k - 1];
+      const FrameCheck& c = m.checks[k - 1];
       row.insert(row.end(),
-                 {static_cast<double>(run.results[k - 1].iterations),
+                 {static_cast<double>(m.run.results[k - 1].iterations),
                   c.recursion_vs_pinv, c.closed_vs_pinv, c.projector,
                   c.trace_error});
     }
     rows.push_back(row);
   }
   out->WriteCsv("frames.csv", header, rows);
+}
 
-  const std::string tag = "nlp_" + std::to_string(effectors) + "_effectors";
-  DrawLinePlot(SegmentRunPlot(model, run, {0, 5, 10, 15, 20},
-                              figures + ": " + std::to_string(effectors) +
+// Pictures: the figure at some frames, and the checks per frame.
+void DrawMultiPictures(const MultiSetup& s, const MultiRun& m,
+                       const std::string& figures, ExperimentOutput* out) {
+  const std::string tag = "nlp_" + std::to_string(s.effectors) + "_effectors";
+  DrawLinePlot(SegmentRunPlot(*s.model, m.run, {0, 5, 10, 15, 20},
+                              figures + ": " + std::to_string(s.effectors) +
                                   " end effectors, frames 0, 5, 10, 15, 20"),
                out->dir(), tag + "_frames");
   out->AddFigure(tag + "_frames.png",
@@ -315,7 +329,7 @@ void RunMultiEffector(int effectors, const std::string& figures,
     series.style = "linespoints";
     series.color = PaletteColor(c);
     for (int k = 1; k <= kFrames; ++k) {
-      const FrameCheck& f = checks[k - 1];
+      const FrameCheck& f = m.checks[k - 1];
       const double v = c == 0 ? f.recursion_vs_pinv
                               : (c == 1 ? f.closed_vs_pinv : f.projector);
       series.x.push_back(k);
@@ -329,10 +343,14 @@ void RunMultiEffector(int effectors, const std::string& figures,
                  "Per frame: difference of the recursion and of the paper's "
                  "closed form from the minimal-norm step, and the projector "
                  "F_M's defects (values below 1e-18 drawn at 1e-18)");
+}
 
-  // Claims.
+// The effectors reach their targets (and, with 4 effectors, the 4th goes
+// from P2 to P2 + (0, -1)).
+void AddReachClaims(const MultiSetup& s, const SegmentRun& run,
+                    const std::string& figures, ExperimentOutput* out) {
   double final_error = FrameError(run, kFrames);
-  double worst_frame = 0.0, worst_jump = 0.0;
+  double worst_frame = 0.0;
   int converged = 0, max_iterations = 0;
   double mean_iterations = 0.0;
   for (int k = 1; k <= kFrames; ++k) {
@@ -341,8 +359,7 @@ void RunMultiEffector(int effectors, const std::string& figures,
     max_iterations = std::max(max_iterations, run.results[k - 1].iterations);
     mean_iterations += run.results[k - 1].iterations / double(kFrames);
   }
-  const std::vector<double> jumps = JointJumps(run.q);
-  worst_jump = *std::max_element(jumps.begin(), jumps.end());
+  const double worst_jump = MaxJointJump(run.q);
   const bool reached = converged == kFrames && final_error <= 1e-6;
   out->AddClaim(
       {"Every end effector follows its segment to its target",
@@ -359,21 +376,26 @@ void RunMultiEffector(int effectors, const std::string& figures,
                  "its target"
                : "some frame did not converge or an effector ends away from "
                  "its target"});
-  if (effectors == 4) {
-    const Eigen::Vector2d p2 = run.effector.back()[3];
-    const double err = (p2 - (run.target.front()[3] + Eigen::Vector2d(0, -1)))
-                           .norm();
-    out->AddClaim(
-        {"The inserted 4th effector moves from P2 to P2 + (0, -1)",
-         "initial P2, target P2 + (0, -1)",
-         "P2 = (" + FormatNumber(run.target.front()[3].x(), 3) + ", " +
-             FormatNumber(run.target.front()[3].y(), 3) + "), end (" +
-             FormatNumber(p2.x(), 4) + ", " + FormatNumber(p2.y(), 4) +
-             "), distance to P2 + (0, -1) " + FormatNumber(err, 3),
-         err <= 1e-6 ? Verdict::kReproduced : Verdict::kDiffers,
-         err <= 1e-6 ? "effector 4 ends within 1e-6 of P2 + (0, -1)"
-                     : "effector 4 ends away from P2 + (0, -1)"});
-  }
+  if (s.effectors != 4) return;
+  const Eigen::Vector2d p2 = run.effector.back()[3];
+  const double err = (p2 - (run.target.front()[3] + Eigen::Vector2d(0, -1)))
+                         .norm();
+  out->AddClaim(
+      {"The inserted 4th effector moves from P2 to P2 + (0, -1)",
+       "initial P2, target P2 + (0, -1)",
+       "P2 = (" + FormatNumber(run.target.front()[3].x(), 3) + ", " +
+           FormatNumber(run.target.front()[3].y(), 3) + "), end (" +
+           FormatNumber(p2.x(), 4) + ", " + FormatNumber(p2.y(), 4) +
+           "), distance to P2 + (0, -1) " + FormatNumber(err, 3),
+       err <= 1e-6 ? Verdict::kReproduced : Verdict::kDiffers,
+       err <= 1e-6 ? "effector 4 ends within 1e-6 of P2 + (0, -1)"
+                   : "effector 4 ends away from P2 + (0, -1)"});
+}
+
+// The theorems checked at every frame: recursion and closed form against
+// the minimal-norm step, and the projector F_M.
+void AddTheoremClaims(const MultiSetup& s, const std::vector<FrameCheck>& checks,
+                      ExperimentOutput* out) {
   double rec = 0.0, closed = 0.0, proj = 0.0, tr = 0.0;
   for (const FrameCheck& c : checks) {
     rec = std::max(rec, c.recursion_vs_pinv);
@@ -393,7 +415,7 @@ void RunMultiEffector(int effectors, const std::string& figures,
            : "the recursion differs from the minimal-norm step"});
   out->AddClaim(
       {"The paper's closed form equals the minimal-norm solution",
-       ClosedFormName(effectors),
+       ClosedFormName(s.effectors),
        "largest relative difference from the stacked pseudo-inverse: " +
            FormatNumber(closed, 3),
        closed <= kTheoremTolerance ? Verdict::kReproduced : Verdict::kDiffers,
@@ -407,11 +429,24 @@ void RunMultiEffector(int effectors, const std::string& figures,
        "F_M symmetric, idempotent, J_i F_M = 0 (lemma)",
        "largest of |J_i F|, |F^2 - F|, |F^T - F| over frames " +
            FormatNumber(proj, 3) + "; trace F = n - 2M = " +
-           std::to_string(n - 2 * effectors) + " up to " + FormatNumber(tr, 3),
+           std::to_string(s.model->nq() - 2 * s.effectors) + " up to " +
+           FormatNumber(tr, 3),
        projector_ok ? Verdict::kReproduced : Verdict::kDiffers,
        projector_ok ? "the defects are round-off (<= 1e-10) and the rank is "
                       "n - 2M"
                     : "F_M is not the projector onto the common null space"});
+}
+
+void RunMultiEffector(int effectors, const std::string& figures,
+                      const ExperimentContext& context,
+                      ExperimentOutput* out) {
+  const MultiSetup s = Setup(effectors);
+  SetMultiParameters(s, out);
+  const MultiRun m = RunFrames(s, context);
+  WriteFramesCsv(s, m, out);
+  DrawMultiPictures(s, m, figures, out);
+  AddReachClaims(s, m.run, figures, out);
+  AddTheoremClaims(s, m.checks, out);
 }
 
 }  // namespace

@@ -94,6 +94,11 @@ double FrameError(const SegmentRun& run, int k) {
   return worst;
 }
 
+double MaxJointJump(const std::vector<Eigen::VectorXd>& q) {
+  const std::vector<double> jumps = JointJumps(q);
+  return *std::max_element(jumps.begin(), jumps.end());
+}
+
 double MaxJointAcceleration(const std::vector<Eigen::VectorXd>& q) {
   const int n = static_cast<int>(q.size());
   double worst = 0.0;

@@ -86,6 +86,11 @@ double FrameError(const SegmentRun& run, int k);
 /// (q_{−1} = q_0, q_{N+1} = q_N): the joint "acceleration" per frame².
 double MaxJointAcceleration(const std::vector<Eigen::VectorXd>& q);
 
+/// Largest joint change per frame, max over k and i of |q_{k,i} − q_{k−1,i}|
+/// (the largest of JointJumps, lab/planar_tracking.h).
+/// @pre q is not empty.
+double MaxJointJump(const std::vector<Eigen::VectorXd>& q);
+
 /// A picture of a run: the figure at `frames` (colours by frame), each
 /// effector's path (black points) and segment (dashed grey), targets marked.
 LinePlot SegmentRunPlot(const Model& model, const SegmentRun& run,

@@ -144,20 +144,71 @@ Series Circle(double radius, const std::string& title) {
   return s;
 }
 
-void RunParentSection531(const ExperimentContext& context,
-                         ExperimentOutput* out) {
+// What the grid of targets showed.
+struct GridCounts {
+  int reachable = 0;
+  int unreachable = 0;
+  int two_solutions = 0;
+  // Reachable targets with one solution that are not on a boundary circle.
+  int single_off_boundary = 0;
+  int solver_disagreements = 0;
+  double worst_fk = 0.0;
+  double worst_mirror = 0.0;
+  double worst_solver = 0.0;
+  // The printed formula's largest error above and below the x axis.
+  double printed_upper = 0.0;
+  double printed_lower = 0.0;
+  int printed_lower_failures = 0;
+  int lower_count = 0;
+  std::vector<Eigen::Vector2d> unreachable_targets;
+};
+
+// The closed form's checks on one grid target: counts, FK error, mirror
+// symmetry and the printed formula. Returns the printed formula's error (NaN
+// where it was not evaluated).
+double CheckClosedForm(const Eigen::Vector2d& target, const TwoLinkSolutions& s,
+                       GridCounts* grid) {
   const double reach = kL1 + kL2;
   const double inner = std::abs(kL1 - kL2);
-  const double grid_step = context.quick ? 2.5 : 0.5;
-  const int brute_targets = context.quick ? 12 : 48;
-  const int brute_cells = context.quick ? 360 : 1440;
-  out->SetParameter("L1", kL1);
-  out->SetParameter("L2", kL2);
-  out->SetParameter("grid_step", grid_step);
-  out->SetParameter("grid_half_width", 1.2 * reach);
-  out->SetParameter("brute_force_targets", brute_targets);
-  out->SetParameter("brute_force_joint_grid", brute_cells);
+  const double d = target.norm();
+  double printed_error = NAN;
+  if (!s.reachable) {
+    ++grid->unreachable;
+    grid->unreachable_targets.push_back(target);
+    return printed_error;
+  }
+  ++grid->reachable;
+  if (s.num_solutions == 2) {
+    ++grid->two_solutions;
+  } else if (std::abs(d - reach) > 1e-9 * reach &&
+             std::abs(d - inner) > 1e-9 * reach) {
+    ++grid->single_off_boundary;
+  }
+  for (const Eigen::Vector2d& a : s.solutions) {
+    grid->worst_fk = std::max(grid->worst_fk,
+                              (TwoLinkTip(kL1, kL2, a) - target).norm());
+  }
+  if (d > 0) {
+    grid->worst_mirror = std::max(
+        grid->worst_mirror, (Reflect(Elbow(s.solutions[0]), target) -
+                             Elbow(s.solutions[1])).norm());
+    printed_error =
+        (TwoLinkTip(kL1, kL2, PrintedFormula(target)) - target).norm();
+    if (target.y() >= 0) {
+      grid->printed_upper = std::max(grid->printed_upper, printed_error);
+    } else {
+      ++grid->lower_count;
+      grid->printed_lower = std::max(grid->printed_lower, printed_error);
+      if (printed_error > 1e-9 * reach) ++grid->printed_lower_failures;
+    }
+  }
+  return printed_error;
+}
 
+// Every target of the grid by the closed form and through the common
+// interface; writes grid.csv.
+GridCounts SolveGrid(double grid_step, ExperimentOutput* out) {
+  const double reach = kL1 + kL2;
   // The arm as a figure, solved through the common interface: the same
   // closed form must come out of a Problem on a Model.
   const auto model = std::make_shared<const Model>(
@@ -170,61 +221,24 @@ void RunParentSection531(const ExperimentContext& context,
   const TwoLinkAnalyticSolver solver;
   Data data(*model);
 
-  context.Progress(0.0, "grid of targets");
   const int half = static_cast<int>(std::lround(1.2 * reach / grid_step));
-  int reachable = 0, unreachable = 0, two_solutions = 0;
-  // Reachable targets with one solution that are not on a boundary circle.
-  int single_off_boundary = 0;
-  int solver_disagreements = 0;
-  double worst_fk = 0.0, worst_mirror = 0.0, worst_solver = 0.0;
-  double printed_upper = 0.0, printed_lower = 0.0;
-  int printed_lower_failures = 0, lower_count = 0;
+  GridCounts grid;
   std::vector<std::vector<double>> rows;
-  std::vector<Eigen::Vector2d> unreachable_targets;
   for (int i = -half; i <= half; ++i) {
     for (int j = -half; j <= half; ++j) {
       const Eigen::Vector2d target(i * grid_step, j * grid_step);
       const TwoLinkSolutions s = SolveTwoLinkPlanar(kL1, kL2, target);
-      const double d = target.norm();
-      double printed_error = NAN;
-      if (s.reachable) {
-        ++reachable;
-        if (s.num_solutions == 2) {
-          ++two_solutions;
-        } else if (std::abs(d - reach) > 1e-9 * reach &&
-                   std::abs(d - inner) > 1e-9 * reach) {
-          ++single_off_boundary;
-        }
-        for (const Eigen::Vector2d& a : s.solutions) {
-          worst_fk = std::max(worst_fk,
-                              (TwoLinkTip(kL1, kL2, a) - target).norm());
-        }
-        if (d > 0) {
-          worst_mirror = std::max(
-              worst_mirror, (Reflect(Elbow(s.solutions[0]), target) -
-                             Elbow(s.solutions[1])).norm());
-          printed_error =
-              (TwoLinkTip(kL1, kL2, PrintedFormula(target)) - target).norm();
-          if (target.y() >= 0) {
-            printed_upper = std::max(printed_upper, printed_error);
-          } else {
-            ++lower_count;
-            printed_lower = std::max(printed_lower, printed_error);
-            if (printed_error > 1e-9 * reach) ++printed_lower_failures;
-          }
-        }
-      } else {
-        ++unreachable;
-        unreachable_targets.push_back(target);
-      }
+      const double printed_error = CheckClosedForm(target, s, &grid);
       goal->set_target(Eigen::Vector3d(target.x(), target.y(), 0.0));
       const Result r = solver.Solve(problem, Eigen::VectorXd::Zero(2));
       ForwardKinematics(*model, r.q, &data);
       const double reached =
           (SitePosition(*model, data, effector).head<2>() - target).norm();
-      worst_solver = std::max(worst_solver, std::abs(reached - s.residual));
-      if (r.converged() != s.reachable) ++solver_disagreements;
-      rows.push_back({target.x(), target.y(), d, s.reachable ? 1.0 : 0.0,
+      grid.worst_solver =
+          std::max(grid.worst_solver, std::abs(reached - s.residual));
+      if (r.converged() != s.reachable) ++grid.solver_disagreements;
+      rows.push_back({target.x(), target.y(), target.norm(),
+                      s.reachable ? 1.0 : 0.0,
                       static_cast<double>(s.num_solutions), s.solutions[0][0],
                       s.solutions[0][1], s.solutions[1][0], s.solutions[1][1],
                       s.residual, printed_error});
@@ -235,12 +249,16 @@ void RunParentSection531(const ExperimentContext& context,
                  "theta2_a", "theta1_b", "theta2_b", "residual",
                  "printed_formula_error"},
                 rows);
+  return grid;
+}
 
-  context.Progress(0.5, "brute-force check of unreachable targets");
-  // Spread the brute-force targets over the unreachable set (inside the
-  // hole and outside the reach) deterministically.
-  std::vector<std::vector<double>> brute_rows;
-  double worst_gap = 0.0, least_brute = INFINITY;
+// Spread the brute-force targets over the unreachable set (inside the
+// hole and outside the reach) deterministically.
+std::vector<Eigen::Vector2d> PickBruteForceTargets(
+    const std::vector<Eigen::Vector2d>& unreachable_targets,
+    int brute_targets) {
+  const double reach = kL1 + kL2;
+  const double inner = std::abs(kL1 - kL2);
   std::vector<Eigen::Vector2d> picked;
   for (const Eigen::Vector2d& t : unreachable_targets) {
     if (t.norm() < inner) picked.push_back(t);
@@ -257,161 +275,229 @@ void RunParentSection531(const ExperimentContext& context,
       picked.push_back(unreachable_targets[k]);
     }
   }
+  return picked;
+}
+
+// The brute-force check of the unreachable targets: how many, how close
+// brute force gets, and how much farther our closest pose is at worst.
+struct BruteForceCheck {
+  std::size_t targets = 0;
+  double worst_gap = 0.0;
+  double least_brute = INFINITY;
+};
+
+BruteForceCheck CheckUnreachable(const GridCounts& grid, int brute_targets,
+                                 int brute_cells, ExperimentOutput* out) {
+  BruteForceCheck check;
+  std::vector<std::vector<double>> brute_rows;
+  const std::vector<Eigen::Vector2d> picked =
+      PickBruteForceTargets(grid.unreachable_targets, brute_targets);
   for (const Eigen::Vector2d& t : picked) {
     const TwoLinkSolutions s = SolveTwoLinkPlanar(kL1, kL2, t);
     const double brute = BruteForceClosest(t, brute_cells);
     const double ours = (TwoLinkTip(kL1, kL2, s.closest) - t).norm();
-    worst_gap = std::max(worst_gap, ours - brute);
-    least_brute = std::min(least_brute, brute);
+    check.worst_gap = std::max(check.worst_gap, ours - brute);
+    check.least_brute = std::min(check.least_brute, brute);
     brute_rows.push_back({t.x(), t.y(), t.norm(), ours, brute});
   }
+  check.targets = picked.size();
   out->WriteCsv("unreachable_brute_force.csv",
                 {"x", "y", "distance", "closest_ours", "closest_brute_force"},
                 brute_rows);
+  return check;
+}
 
-  context.Progress(0.8, "pictures");
-  // Figure 5.14/5.15: the reachable annulus and both solutions for goals
-  // above and below the x axis, plus the printed formula's answer.
-  {
-    LinePlot plot;
-    plot.title = "Parent 5.3.1: both law-of-cosines solutions (L1 = 15, "
-                 "L2 = 10)";
-    plot.x_label = "x";
-    plot.y_label = "y";
-    plot.equal_axes = true;
-    plot.key = "outside right top";
-    plot.series.push_back(Circle(reach, "reach |L1-L2| ... L1+L2"));
-    Series inner_circle = Circle(inner, "");
-    plot.series.push_back(inner_circle);
-    const std::vector<Eigen::Vector2d> goals = {{12, 14}, {-18, -6}};
-    const std::vector<std::string> colors = {"#1f77b4", "#d62728"};
-    for (std::size_t g = 0; g < goals.size(); ++g) {
-      const TwoLinkSolutions s = SolveTwoLinkPlanar(kL1, kL2, goals[g]);
-      const std::string at = "goal (" + FormatNumber(goals[g].x(), 3) + ", " +
-                             FormatNumber(goals[g].y(), 3) + ")";
-      plot.series.push_back(
-          ArmSeries(s.solutions[0], at + ": elbow +", colors[g], false));
-      plot.series.push_back(
-          ArmSeries(s.solutions[1], at + ": elbow -", colors[g], true));
-      Series line;
-      line.title = "";
-      line.color = "black";
-      line.width = 0.5;
-      line.dashed = true;
-      line.x = {0.0, goals[g].x()};
-      line.y = {0.0, goals[g].y()};
-      plot.series.push_back(line);
-    }
-    Series printed = ArmSeries(PrintedFormula(goals[1]),
-                               "printed Fig. 5.15 formula for (-18, -6)",
-                               "#2ca02c", false);
-    plot.series.push_back(printed);
-    DrawLinePlot(plot, out->dir(), "two_link_solutions");
-    out->AddFigure("two_link_solutions.png",
-                   "Both solutions, mirror images in the base–goal line (thin "
-                   "dashed); green: Fig. 5.15's formula taken literally "
-                   "(θ_T = acos(X/d)) solves the goal below the x axis as "
-                   "its mirror image (−18, 6)");
+// Figure 5.14/5.15: the reachable annulus and both solutions for goals
+// above and below the x axis, plus the printed formula's answer.
+void DrawSolutions(ExperimentOutput* out) {
+  const double reach = kL1 + kL2;
+  const double inner = std::abs(kL1 - kL2);
+  LinePlot plot;
+  plot.title = "Parent 5.3.1: both law-of-cosines solutions (L1 = 15, "
+               "L2 = 10)";
+  plot.x_label = "x";
+  plot.y_label = "y";
+  plot.equal_axes = true;
+  plot.key = "outside right top";
+  plot.series.push_back(Circle(reach, "reach |L1-L2| ... L1+L2"));
+  Series inner_circle = Circle(inner, "");
+  plot.series.push_back(inner_circle);
+  const std::vector<Eigen::Vector2d> goals = {{12, 14}, {-18, -6}};
+  const std::vector<std::string> colors = {"#1f77b4", "#d62728"};
+  for (std::size_t g = 0; g < goals.size(); ++g) {
+    const TwoLinkSolutions s = SolveTwoLinkPlanar(kL1, kL2, goals[g]);
+    const std::string at = "goal (" + FormatNumber(goals[g].x(), 3) + ", " +
+                           FormatNumber(goals[g].y(), 3) + ")";
+    plot.series.push_back(
+        ArmSeries(s.solutions[0], at + ": elbow +", colors[g], false));
+    plot.series.push_back(
+        ArmSeries(s.solutions[1], at + ": elbow -", colors[g], true));
+    Series line;
+    line.title = "";
+    line.color = "black";
+    line.width = 0.5;
+    line.dashed = true;
+    line.x = {0.0, goals[g].x()};
+    line.y = {0.0, goals[g].y()};
+    plot.series.push_back(line);
   }
-  {
-    // Along the ray through (1, 1): the closest distance ours vs brute force.
-    LinePlot plot;
-    plot.title = "Reach test: distance left from the goal along a ray";
-    plot.x_label = "distance of the goal from the base";
-    plot.y_label = "closest distance reached";
-    plot.key = "top left";
-    Series ours, brute;
-    ours.title = "ours (closed form)";
-    brute.title = "brute force over joint space";
-    brute.style = "points";
-    const Eigen::Vector2d u = Eigen::Vector2d(1, 1).normalized();
-    const int samples = context.quick ? 16 : 64;
-    for (int k = 0; k <= samples; ++k) {
-      const double d = 1.3 * reach * k / samples;
-      const Eigen::Vector2d t = d * u;
-      const TwoLinkSolutions s = SolveTwoLinkPlanar(kL1, kL2, t);
-      ours.x.push_back(d);
-      ours.y.push_back((TwoLinkTip(kL1, kL2, s.closest) - t).norm());
-      if (k % 4 == 0) {
-        brute.x.push_back(d);
-        brute.y.push_back(BruteForceClosest(t, brute_cells / 4));
-      }
+  Series printed = ArmSeries(PrintedFormula(goals[1]),
+                             "printed Fig. 5.15 formula for (-18, -6)",
+                             "#2ca02c", false);
+  plot.series.push_back(printed);
+  DrawLinePlot(plot, out->dir(), "two_link_solutions");
+  out->AddFigure("two_link_solutions.png",
+                 "Both solutions, mirror images in the base–goal line (thin "
+                 "dashed); green: Fig. 5.15's formula taken literally "
+                 "(θ_T = acos(X/d)) solves the goal below the x axis as "
+                 "its mirror image (−18, 6)");
+}
+
+// Along the ray through (1, 1): the closest distance ours vs brute force.
+void DrawReachTest(const ExperimentContext& context, int brute_cells,
+                   ExperimentOutput* out) {
+  const double reach = kL1 + kL2;
+  LinePlot plot;
+  plot.title = "Reach test: distance left from the goal along a ray";
+  plot.x_label = "distance of the goal from the base";
+  plot.y_label = "closest distance reached";
+  plot.key = "top left";
+  Series ours, brute;
+  ours.title = "ours (closed form)";
+  brute.title = "brute force over joint space";
+  brute.style = "points";
+  const Eigen::Vector2d u = Eigen::Vector2d(1, 1).normalized();
+  const int samples = context.quick ? 16 : 64;
+  for (int k = 0; k <= samples; ++k) {
+    const double d = 1.3 * reach * k / samples;
+    const Eigen::Vector2d t = d * u;
+    const TwoLinkSolutions s = SolveTwoLinkPlanar(kL1, kL2, t);
+    ours.x.push_back(d);
+    ours.y.push_back((TwoLinkTip(kL1, kL2, s.closest) - t).norm());
+    if (k % 4 == 0) {
+      brute.x.push_back(d);
+      brute.y.push_back(BruteForceClosest(t, brute_cells / 4));
     }
-    plot.series = {ours, brute};
-    DrawLinePlot(plot, out->dir(), "reach_test");
-    out->AddFigure("reach_test.png",
-                   "Zero inside |L1 − L2| ≤ d ≤ L1 + L2, growing linearly "
-                   "outside: the closed form agrees with a brute-force search "
-                   "of joint space");
   }
+  plot.series = {ours, brute};
+  DrawLinePlot(plot, out->dir(), "reach_test");
+  out->AddFigure("reach_test.png",
+                 "Zero inside |L1 − L2| ≤ d ≤ L1 + L2, growing linearly "
+                 "outside: the closed form agrees with a brute-force search "
+                 "of joint space");
+}
 
-  out->AddTable(
-      "Grid of targets",
-      {"targets", "reachable", "with 2 solutions", "unreachable"},
-      {{std::to_string(reachable + unreachable), std::to_string(reachable),
-        std::to_string(two_solutions), std::to_string(unreachable)}});
-
-  const double tol = 1e-9 * reach;
-  const bool exact =
-      worst_fk <= tol && worst_mirror <= tol && single_off_boundary == 0;
+void AddSymmetryClaim(const GridCounts& grid, ExperimentOutput* out) {
+  const double tol = 1e-9 * (kL1 + kL2);
+  const bool exact = grid.worst_fk <= tol && grid.worst_mirror <= tol &&
+                     grid.single_off_boundary == 0;
   out->AddClaim(
       {"Inside the reach annulus there are two solutions, symmetric with "
        "respect to the line from the base to the goal",
        "two solutions, mirror images in the line (0, 0)-(X, Y)",
-       std::to_string(two_solutions) + " of " + std::to_string(reachable) +
+       std::to_string(grid.two_solutions) + " of " +
+           std::to_string(grid.reachable) +
            " reachable grid targets have 2 distinct solutions, " +
-           std::to_string(single_off_boundary) +
-           " have 1 off the boundary circles; largest FK error " + FormatNumber(worst_fk, 2) +
-           ", largest elbow mirror mismatch " + FormatNumber(worst_mirror, 2),
+           std::to_string(grid.single_off_boundary) +
+           " have 1 off the boundary circles; largest FK error " +
+           FormatNumber(grid.worst_fk, 2) +
+           ", largest elbow mirror mismatch " +
+           FormatNumber(grid.worst_mirror, 2),
        exact ? Verdict::kReproduced : Verdict::kDiffers,
        exact ? "both solutions reach every reachable target to 1e-9 R and "
                "their elbows mirror each other; 1 solution only on the "
                "boundary circles"
              : "an FK error or mirror mismatch exceeds 1e-9 R"});
+}
 
-  const bool reach_ok = worst_gap <= 1e-6 && least_brute > 1e-3;
+void AddReachClaim(const BruteForceCheck& check, ExperimentOutput* out) {
+  const bool reach_ok = check.worst_gap <= 1e-6 && check.least_brute > 1e-3;
   out->AddClaim(
       {"A goal is reachable iff |L1 - L2| <= sqrt(X^2 + Y^2) <= L1 + L2",
        "|L1 - L2| <= d <= L1 + L2",
-       std::to_string(picked.size()) +
+       std::to_string(check.targets) +
            " unreachable targets: brute force over joint space gets no "
-           "closer than " + FormatNumber(least_brute, 3) +
-           "; our closest pose is at most " + FormatNumber(worst_gap, 2) +
+           "closer than " + FormatNumber(check.least_brute, 3) +
+           "; our closest pose is at most " + FormatNumber(check.worst_gap, 2) +
            " farther than the brute force's",
        reach_ok ? Verdict::kReproduced : Verdict::kDiffers,
        reach_ok ? "no pose reaches a goal the test calls unreachable, and the "
                   "closed-form closest pose is as close as any"
                 : "the brute force found a pose closer than our closest "
                   "configuration"});
+}
 
-  const bool printed_as_claimed = printed_upper <= tol &&
-                                  printed_lower_failures == 0;
+void AddPrintedFormulaClaim(const GridCounts& grid, ExperimentOutput* out) {
+  const double tol = 1e-9 * (kL1 + kL2);
+  const bool printed_as_claimed = grid.printed_upper <= tol &&
+                                  grid.printed_lower_failures == 0;
   out->AddClaim(
       {"The equations of Fig. 5.15 solve the simple system",
        "theta_T = acos(X/d), theta_1 = acos(...) + theta_T, theta_2 = "
        "acos(...)",
-       "goals with Y >= 0: largest error " + FormatNumber(printed_upper, 2) +
-           "; goals with Y < 0: " + std::to_string(printed_lower_failures) +
-           " of " + std::to_string(lower_count) + " missed, by up to " +
-           FormatNumber(printed_lower, 3),
+       "goals with Y >= 0: largest error " +
+           FormatNumber(grid.printed_upper, 2) + "; goals with Y < 0: " +
+           std::to_string(grid.printed_lower_failures) + " of " +
+           std::to_string(grid.lower_count) + " missed, by up to " +
+           FormatNumber(grid.printed_lower, 3),
        printed_as_claimed ? Verdict::kReproduced : Verdict::kDiffers,
        printed_as_claimed
            ? "the printed formulas reach every reachable grid target"
            : "acos(X/d) lies in [0, pi], so a goal below the x axis is "
              "solved as its mirror image; atan2(Y, X) (our solver) fixes it"});
+}
 
-  const bool interface_ok = solver_disagreements == 0 && worst_solver <= tol;
+void AddInterfaceClaim(const GridCounts& grid, ExperimentOutput* out) {
+  const double tol = 1e-9 * (kL1 + kL2);
+  const bool interface_ok =
+      grid.solver_disagreements == 0 && grid.worst_solver <= tol;
   out->AddClaim(
       {"The common Solver interface gives the closed-form answer on the arm "
        "built as a figure",
        "(not in the paper: our framework's consistency check)",
-       std::to_string(solver_disagreements) +
+       std::to_string(grid.solver_disagreements) +
            " reachability disagreements; largest difference of the reached "
-           "distance " + FormatNumber(worst_solver, 2),
+           "distance " + FormatNumber(grid.worst_solver, 2),
        interface_ok ? Verdict::kReproduced : Verdict::kDiffers,
        interface_ok ? "the Problem-level solver matches the closed form on "
                       "every grid target"
                     : "the Problem-level solver and the closed form differ"});
+}
+
+void RunParentSection531(const ExperimentContext& context,
+                         ExperimentOutput* out) {
+  const double reach = kL1 + kL2;
+  const double grid_step = context.quick ? 2.5 : 0.5;
+  const int brute_targets = context.quick ? 12 : 48;
+  const int brute_cells = context.quick ? 360 : 1440;
+  out->SetParameter("L1", kL1);
+  out->SetParameter("L2", kL2);
+  out->SetParameter("grid_step", grid_step);
+  out->SetParameter("grid_half_width", 1.2 * reach);
+  out->SetParameter("brute_force_targets", brute_targets);
+  out->SetParameter("brute_force_joint_grid", brute_cells);
+
+  context.Progress(0.0, "grid of targets");
+  const GridCounts grid = SolveGrid(grid_step, out);
+
+  context.Progress(0.5, "brute-force check of unreachable targets");
+  const BruteForceCheck check =
+      CheckUnreachable(grid, brute_targets, brute_cells, out);
+
+  context.Progress(0.8, "pictures");
+  DrawSolutions(out);
+  DrawReachTest(context, brute_cells, out);
+
+  out->AddTable(
+      "Grid of targets",
+      {"targets", "reachable", "with 2 solutions", "unreachable"},
+      {{std::to_string(grid.reachable + grid.unreachable),
+        std::to_string(grid.reachable), std::to_string(grid.two_solutions),
+        std::to_string(grid.unreachable)}});
+  AddSymmetryClaim(grid, out);
+  AddReachClaim(check, out);
+  AddPrintedFormulaClaim(grid, out);
+  AddInterfaceClaim(grid, out);
 }
 
 }  // namespace

@@ -317,78 +317,95 @@ std::string Label(const Run& r) {
          std::to_string(r.effectors) + " effectors";
 }
 
-// Runs every configuration on one clip; its outputs are prefixed with
-// clip.key. Progress runs from first_step / total_steps over 6 steps.
-void RunClip(const ExperimentContext& context, const Clip& clip, int first_step,
-             double total_steps, ExperimentOutput* out) {
+// A clip's skeletons (its own, and the one with longer limbs) and the runs
+// on them; its outputs are prefixed with clip.key.
+struct ClipRuns {
+  const Clip* clip = nullptr;
+  std::string prefix;
+  std::shared_ptr<const Model> clip_model;
+  BvhFigure scaled_bvh;
+  std::shared_ptr<const Model> scaled_model;
+  int num_frames = 0;
+  std::vector<Run> runs;
+};
+
+// The rewritten hierarchy at scale 1 must reproduce the clip's FK (the
+// coordinates of the scaled skeleton mean the same as the clip's).
+void CheckRewrittenHierarchy(const BvhFigure& bvh, const Model& clip_model) {
+  const BvhFigure same = ScaledSkeleton(bvh, [](int) { return 1.0; });
+  const Model same_model = same.figure.Compile();
+  Data a(clip_model), b(same_model);
+  const Eigen::VectorXd q = bvh.poses.row(bvh.num_frames() / 2).transpose();
+  ForwardKinematics(clip_model, q, &a);
+  ForwardKinematics(same_model, q, &b);
+  for (int s = 0; s < clip_model.num_sites(); ++s) {
+    if ((SitePosition(clip_model, a, s) - SitePosition(same_model, b, s))
+            .norm() > 1e-9) {
+      throw std::logic_error("the rewritten BVH hierarchy does not match "
+                             "the clip at site " +
+                             clip_model.site_name(s));
+    }
+  }
+}
+
+ClipRuns MakeClipRuns(const ExperimentContext& context, const Clip& clip) {
   const BvhFigure& bvh = clip.bvh;
-  const std::string prefix = clip.key + "_";
-  const auto clip_model = std::make_shared<const Model>(bvh.figure.Compile());
-  const BvhFigure scaled_bvh = ScaledSkeleton(bvh, [&](int j) {
+  ClipRuns c;
+  c.clip = &clip;
+  c.prefix = clip.key + "_";
+  c.clip_model = std::make_shared<const Model>(bvh.figure.Compile());
+  c.scaled_bvh = ScaledSkeleton(bvh, [&](int j) {
     return IsScaledBone(bvh.joints[j].name) ? kLimbScale : 1.0;
   });
-  const auto scaled_model =
-      std::make_shared<const Model>(scaled_bvh.figure.Compile());
-  // The rewritten hierarchy at scale 1 must reproduce the clip's FK (the
-  // coordinates of the scaled skeleton mean the same as the clip's).
-  {
-    const BvhFigure same = ScaledSkeleton(bvh, [](int) { return 1.0; });
-    const Model same_model = same.figure.Compile();
-    Data a(*clip_model), b(same_model);
-    const Eigen::VectorXd q = bvh.poses.row(bvh.num_frames() / 2).transpose();
-    ForwardKinematics(*clip_model, q, &a);
-    ForwardKinematics(same_model, q, &b);
-    for (int s = 0; s < clip_model->num_sites(); ++s) {
-      if ((SitePosition(*clip_model, a, s) - SitePosition(same_model, b, s))
-              .norm() > 1e-9) {
-        throw std::logic_error("the rewritten BVH hierarchy does not match "
-                               "the clip at site " +
-                               clip_model->site_name(s));
-      }
-    }
-  }
-
-  const int num_frames =
+  c.scaled_model = std::make_shared<const Model>(c.scaled_bvh.figure.Compile());
+  CheckRewrittenHierarchy(bvh, *c.clip_model);
+  c.num_frames =
       context.quick ? std::min(40, bvh.num_frames()) : bvh.num_frames();
-  std::vector<int> frames(num_frames);
-  for (int f = 0; f < num_frames; ++f) frames[f] = f;
-  std::vector<std::vector<Eigen::Vector3d>> targets(num_frames);
-  {
-    Data data(*clip_model);
-    for (int f = 0; f < num_frames; ++f) {
-      ForwardKinematics(*clip_model, bvh.poses.row(frames[f]).transpose(),
-                        &data);
-      for (const Effector& e : Effectors(9)) {
-        targets[f].push_back(SitePosition(
-            *clip_model, data, clip_model->SiteIndex(e.site)));
-      }
+  return c;
+}
+
+// Per frame the world positions of the nine effectors on the clip's pose.
+std::vector<std::vector<Eigen::Vector3d>> ClipTargets(
+    const ClipRuns& c, const std::vector<int>& frames) {
+  const Model& clip_model = *c.clip_model;
+  std::vector<std::vector<Eigen::Vector3d>> targets(frames.size());
+  Data data(clip_model);
+  for (std::size_t f = 0; f < frames.size(); ++f) {
+    ForwardKinematics(clip_model, c.clip->bvh.poses.row(frames[f]).transpose(),
+                      &data);
+    for (const Effector& e : Effectors(9)) {
+      targets[f].push_back(
+          SitePosition(clip_model, data, clip_model.SiteIndex(e.site)));
     }
   }
+  return targets;
+}
 
-  const double tolerance_units = kToleranceMm / clip.mm_per_unit();
-  out->SetParameter(prefix + "clip", bvh.source);
-  out->SetParameter(prefix + "frames", num_frames);
-  out->SetParameter(prefix + "dof", clip_model->nq());
-  out->SetParameter(prefix + "metres_per_unit", clip.metres_per_unit);
+// Common options: the tolerance in the clip's units, no time budget.
+SolveOptions ClipSolveOptions(const Clip& clip) {
   SolveOptions common;
-  common.position_tolerance = tolerance_units;
+  common.position_tolerance = kToleranceMm / clip.mm_per_unit();
   common.max_iterations = 10000;
   common.time_budget_seconds = 0.0;
-  BoundedLmOptions lm;
-  lm.common = common;
-  lm.max_attempts = 1;
-  LbfgsbOptions lbfgsb;
-  lbfgsb.common = common;
-  const BoundedLmSolver lm_solver(lm);
-  const LbfgsbSolver lbfgsb_solver(lbfgsb);
+  return common;
+}
 
+// Solves every configuration with every solver, in the order the pictures
+// and claims expect (runs[0], [2], [4]: bounded-lm on each configuration).
+// Progress runs from first_step / total_steps over 6 steps.
+void RunConfigurations(const ExperimentContext& context,
+                       const std::vector<const Solver*>& solvers,
+                       int first_step, double total_steps, ClipRuns* c) {
+  const Clip& clip = *c->clip;
+  std::vector<int> frames(c->num_frames);
+  for (int f = 0; f < c->num_frames; ++f) frames[f] = f;
+  const std::vector<std::vector<Eigen::Vector3d>> targets =
+      ClipTargets(*c, frames);
   // (scaled skeleton, effectors): the clip's skeleton with 5 and 9
   // effectors, the scaled one with 5 (its longer thighs cannot put knee and
   // ankle at the clip's positions both).
   const std::vector<std::pair<bool, int>> configurations = {
       {false, 5}, {false, 9}, {true, 5}};
-  std::vector<Run> runs;
-  const std::vector<const Solver*> solvers = {&lm_solver, &lbfgsb_solver};
   int step = 0;
   for (const auto& [scaled, effectors] : configurations) {
     for (const Solver* solver : solvers) {
@@ -397,54 +414,59 @@ void RunClip(const ExperimentContext& context, const Clip& clip, int first_step,
                        clip.label + ": " + solver->name() + ", " + skeleton);
       std::vector<std::vector<Eigen::Vector3d>> set(targets);
       for (auto& t : set) t.resize(effectors);
-      runs.push_back(RetargetClip(scaled ? scaled_model : clip_model,
-                                  clip_model, clip, frames, set, effectors,
-                                  *solver, skeleton));
+      c->runs.push_back(RetargetClip(scaled ? c->scaled_model : c->clip_model,
+                                     c->clip_model, clip, frames, set,
+                                     effectors, *solver, skeleton));
     }
   }
+}
 
-  // CSV per run, summary table.
-  std::vector<std::vector<std::string>> rows;
-  for (const Run& run : runs) {
-    std::vector<std::vector<double>> csv;
-    std::vector<double> max_err, time_us, coordinate_diff, bone_diff,
-        iterations;
-    int converged = 0;
-    for (const FrameRecord& r : run.frames) {
-      csv.push_back({static_cast<double>(r.frame), r.max_error_mm,
-                     r.mean_error_mm, r.microseconds,
-                     static_cast<double>(r.iterations),
-                     static_cast<double>(r.converged),
-                     r.coordinate_difference_deg, r.bone_difference_deg,
-                     r.root_difference_mm});
-      max_err.push_back(r.max_error_mm);
-      time_us.push_back(r.microseconds);
-      coordinate_diff.push_back(r.coordinate_difference_deg);
-      bone_diff.push_back(r.bone_difference_deg);
-      iterations.push_back(r.iterations);
-      converged += r.converged;
-    }
-    const std::string file =
-        run.solver + "_" +
-        (run.skeleton == "same skeleton" ? "same" : "scaled") + "_" +
-        std::to_string(run.effectors) + "_effectors.csv";
-    out->WriteCsv(prefix + file,
-                  {"frame", "max_error_mm", "mean_error_mm", "microseconds",
-                   "iterations", "converged", "coordinate_difference_deg",
-                   "bone_difference_deg", "root_difference_mm"},
-                  csv);
-    rows.push_back(
-        {run.solver, run.skeleton, std::to_string(run.effectors),
-         std::to_string(converged) + " / " + std::to_string(run.frames.size()),
-         FormatNumber(*std::max_element(max_err.begin(), max_err.end()), 3),
-         FormatNumber(Median(time_us), 3),
-         FormatNumber(Percentile(time_us, 0.99), 3),
-         FormatNumber(Median(iterations), 3),
-         FormatNumber(Median(coordinate_diff), 3),
-         FormatNumber(Median(bone_diff), 3)});
+// One run's per-frame CSV; returns its row of the summary table.
+std::vector<std::string> WriteRunCsv(const ClipRuns& c, const Run& run,
+                                     ExperimentOutput* out) {
+  std::vector<std::vector<double>> csv;
+  std::vector<double> max_err, time_us, coordinate_diff, bone_diff,
+      iterations;
+  int converged = 0;
+  for (const FrameRecord& r : run.frames) {
+    csv.push_back({static_cast<double>(r.frame), r.max_error_mm,
+                   r.mean_error_mm, r.microseconds,
+                   static_cast<double>(r.iterations),
+                   static_cast<double>(r.converged),
+                   r.coordinate_difference_deg, r.bone_difference_deg,
+                   r.root_difference_mm});
+    max_err.push_back(r.max_error_mm);
+    time_us.push_back(r.microseconds);
+    coordinate_diff.push_back(r.coordinate_difference_deg);
+    bone_diff.push_back(r.bone_difference_deg);
+    iterations.push_back(r.iterations);
+    converged += r.converged;
   }
+  const std::string file =
+      run.solver + "_" +
+      (run.skeleton == "same skeleton" ? "same" : "scaled") + "_" +
+      std::to_string(run.effectors) + "_effectors.csv";
+  out->WriteCsv(c.prefix + file,
+                {"frame", "max_error_mm", "mean_error_mm", "microseconds",
+                 "iterations", "converged", "coordinate_difference_deg",
+                 "bone_difference_deg", "root_difference_mm"},
+                csv);
+  return {run.solver, run.skeleton, std::to_string(run.effectors),
+          std::to_string(converged) + " / " + std::to_string(run.frames.size()),
+          FormatNumber(*std::max_element(max_err.begin(), max_err.end()), 3),
+          FormatNumber(Median(time_us), 3),
+          FormatNumber(Percentile(time_us, 0.99), 3),
+          FormatNumber(Median(iterations), 3),
+          FormatNumber(Median(coordinate_diff), 3),
+          FormatNumber(Median(bone_diff), 3)};
+}
+
+// CSV per run, summary table.
+void WriteRunTables(const ClipRuns& c, ExperimentOutput* out) {
+  std::vector<std::vector<std::string>> rows;
+  for (const Run& run : c.runs) rows.push_back(WriteRunCsv(c, run, out));
   out->AddTable(
-      clip.label +
+      c.clip->label +
           ". Per run over all frames (frame 0 from the rest pose). Joint-space "
           "difference to the clip: RMS of the wrapped rotation-coordinate "
           "differences, and mean angle between bone directions, over the "
@@ -453,60 +475,78 @@ void RunClip(const ExperimentContext& context, const Clip& clip, int first_step,
       {"solver", "skeleton", "effectors", "converged frames",
        "max effector error (mm)", "median µs/frame", "p99 µs/frame",
        "median iterations", "coordinate RMS (deg)", "bone angle (deg)"},
-      rows, prefix + "summary.csv");
+      rows, c.prefix + "summary.csv");
+}
 
-  // Pictures: error, time and joint difference per frame.
+// One value per frame of every run, one line each.
+void DrawPerFramePlot(const ClipRuns& c, const std::string& name,
+                      const std::string& title, const std::string& y_label,
+                      bool log_y, double (*value)(const FrameRecord&),
+                      const std::string& caption, ExperimentOutput* out) {
   const std::vector<std::string> colors = {"#1f77b4", "#d62728", "#2ca02c",
                                            "#ff7f0e", "#9467bd", "#8c564b"};
-  const auto per_frame_plot = [&](const std::string& name,
-                                  const std::string& title,
-                                  const std::string& y_label, bool log_y,
-                                  double (*value)(const FrameRecord&),
-                                  const std::string& caption) {
-    LinePlot plot;
-    plot.title = clip.label + ": " + title;
-    plot.x_label = "frame (" + FormatNumber(1.0 / bvh.frame_time, 3) + " fps)";
-    plot.y_label = y_label;
-    plot.log_y = log_y;
-    plot.key = "outside right top vertical";
-    plot.width_px = 1200;
-    for (size_t r = 0; r < runs.size(); ++r) {
-      Series s;
-      s.title = Label(runs[r]);
-      s.color = colors[r % colors.size()];
-      s.width = 1.5;
-      s.dashed = runs[r].skeleton != "same skeleton";
-      for (const FrameRecord& f : runs[r].frames) {
-        s.x.push_back(f.frame);
-        s.y.push_back(value(f));
-      }
-      plot.series.push_back(s);
+  LinePlot plot;
+  plot.title = c.clip->label + ": " + title;
+  plot.x_label =
+      "frame (" + FormatNumber(1.0 / c.clip->bvh.frame_time, 3) + " fps)";
+  plot.y_label = y_label;
+  plot.log_y = log_y;
+  plot.key = "outside right top vertical";
+  plot.width_px = 1200;
+  for (size_t r = 0; r < c.runs.size(); ++r) {
+    Series s;
+    s.title = Label(c.runs[r]);
+    s.color = colors[r % colors.size()];
+    s.width = 1.5;
+    s.dashed = c.runs[r].skeleton != "same skeleton";
+    for (const FrameRecord& f : c.runs[r].frames) {
+      s.x.push_back(f.frame);
+      s.y.push_back(value(f));
     }
-    DrawLinePlot(plot, out->dir(), prefix + name);
-    out->AddFigure(prefix + name + ".png", caption);
-  };
-  per_frame_plot(
-      "effector_error", "Largest effector error per frame (tolerance 0.01 mm)",
+    plot.series.push_back(s);
+  }
+  DrawLinePlot(plot, out->dir(), c.prefix + name);
+  out->AddFigure(c.prefix + name + ".png", caption);
+}
+
+// Pictures: error, time and joint difference per frame.
+void DrawPerFramePlots(const ClipRuns& c, ExperimentOutput* out) {
+  DrawPerFramePlot(
+      c, "effector_error",
+      "Largest effector error per frame (tolerance 0.01 mm)",
       "max effector error (mm)", true,
       [](const FrameRecord& f) { return std::max(f.max_error_mm, 1e-6); },
       "Largest effector error per frame, log scale (errors below 1e-6 mm "
-      "drawn at 1e-6)");
-  per_frame_plot(
-      "time_per_frame", "Solve time per frame (warm-started)",
+      "drawn at 1e-6)",
+      out);
+  DrawPerFramePlot(
+      c, "time_per_frame", "Solve time per frame (warm-started)",
       "time per frame (ms)", true,
       [](const FrameRecord& f) { return 1e-3 * f.microseconds; },
       "Wall time of each frame's solve, log scale; frame 0 starts from the "
-      "rest pose");
-  const Comparison comparison = EffectorComparison(bvh);
-  per_frame_plot(
-      "bone_difference", "Joint-space difference to the clip: bone directions",
+      "rest pose",
+      out);
+  const Comparison comparison = EffectorComparison(c.clip->bvh);
+  DrawPerFramePlot(
+      c, "bone_difference",
+      "Joint-space difference to the clip: bone directions",
       "mean angle between bone directions (deg)", false,
       [](const FrameRecord& f) { return f.bone_difference_deg; },
       "Mean angle between our and the clip's bone directions over the " +
           std::to_string(comparison.bones.size()) +
-          " bones on the paths to the five demo effectors");
+          " bones on the paths to the five demo effectors",
+      out);
+}
 
-  // Stick figures, side view along the root's net travel.
+// Stick figures of one run against the clip at five frames, side view along
+// the root's net travel.
+void DrawStickFigures(const ClipRuns& c, const Run& run,
+                      const std::shared_ptr<const Model>& model,
+                      const BvhFigure& skeleton, const std::string& name,
+                      ExperimentOutput* out) {
+  const Clip& clip = *c.clip;
+  const BvhFigure& bvh = clip.bvh;
+  const int num_frames = c.num_frames;
   const Eigen::Vector3d travel = [&] {
     Eigen::Vector3d d =
         bvh.poses.row(num_frames - 1).head<3>().transpose() -
@@ -520,45 +560,38 @@ void RunClip(const ExperimentContext& context, const Clip& clip, int first_step,
   for (int f : shown) {
     shown_text += (shown_text.empty() ? "" : ", ") + std::to_string(f);
   }
-  const auto draw_sticks = [&](const Run& run,
-                               const std::shared_ptr<const Model>& model,
-                               const BvhFigure& skeleton,
-                               const std::string& name) {
-    LinePlot plot;
-    plot.title = "Clip (grey) vs " + Label(run) + ", frames " + shown_text;
-    plot.x_label = "along the walking direction (m), each frame centred on "
-                   "the clip's root and placed 1.2 m after the previous one";
-    plot.y_label = "height (m)";
-    plot.equal_axes = true;
-    plot.key = "outside right top vertical";
-    plot.width_px = 1400;
-    plot.height_px = 600;
-    for (size_t k = 0; k < shown.size(); ++k) {
-      const int f = shown[k];
-      const Eigen::Vector3d root = bvh.poses.row(f).head<3>().transpose();
-      const double shift = 1.2 * static_cast<double>(k) -
-                           clip.metres_per_unit * root.dot(travel);
-      plot.series.push_back(Sticks(
-          *clip_model, bvh, clip.metres_per_unit, bvh.poses.row(f).transpose(),
-          travel, shift, k == 0 ? "clip" : "", "#999999", 5.0, false));
-      plot.series.push_back(
-          Sticks(*model, skeleton, clip.metres_per_unit, run.q[f], travel,
-                 shift, k == 0 ? "ours" : "", "#d62728", 1.5, false));
-    }
-    DrawLinePlot(plot, out->dir(), prefix + name);
-    out->AddFigure(prefix + name + ".png",
-                   "Clip (thick grey) and " + Label(run) +
-                       " (thin red) at five frames, projected on the "
-                       "vertical plane along the clip's net travel; the "
-                       "figures are spread apart for legibility (same shift "
-                       "for clip and ours)");
-  };
-  draw_sticks(runs[0], clip_model, bvh, "sticks_same_5_effectors");
-  draw_sticks(runs[2], clip_model, bvh, "sticks_same_9_effectors");
-  draw_sticks(runs[4], scaled_model, scaled_bvh, "sticks_scaled_5_effectors");
+  LinePlot plot;
+  plot.title = "Clip (grey) vs " + Label(run) + ", frames " + shown_text;
+  plot.x_label = "along the walking direction (m), each frame centred on "
+                 "the clip's root and placed 1.2 m after the previous one";
+  plot.y_label = "height (m)";
+  plot.equal_axes = true;
+  plot.key = "outside right top vertical";
+  plot.width_px = 1400;
+  plot.height_px = 600;
+  for (size_t k = 0; k < shown.size(); ++k) {
+    const int f = shown[k];
+    const Eigen::Vector3d root = bvh.poses.row(f).head<3>().transpose();
+    const double shift = 1.2 * static_cast<double>(k) -
+                         clip.metres_per_unit * root.dot(travel);
+    plot.series.push_back(Sticks(
+        *c.clip_model, bvh, clip.metres_per_unit, bvh.poses.row(f).transpose(),
+        travel, shift, k == 0 ? "clip" : "", "#999999", 5.0, false));
+    plot.series.push_back(
+        Sticks(*model, skeleton, clip.metres_per_unit, run.q[f], travel,
+               shift, k == 0 ? "ours" : "", "#d62728", 1.5, false));
+  }
+  DrawLinePlot(plot, out->dir(), c.prefix + name);
+  out->AddFigure(c.prefix + name + ".png",
+                 "Clip (thick grey) and " + Label(run) +
+                     " (thin red) at five frames, projected on the "
+                     "vertical plane along the clip's net travel; the "
+                     "figures are spread apart for legibility (same shift "
+                     "for clip and ours)");
+}
 
-  // Claims: measured statements, verdicts from the data.
-  for (const Run& run : runs) {
+void AddErrorClaims(const ClipRuns& c, ExperimentOutput* out) {
+  for (const Run& run : c.runs) {
     double worst = 0.0;
     int worst_frame = 0;
     for (const FrameRecord& r : run.frames) {
@@ -578,83 +611,121 @@ void RunClip(const ExperimentContext& context, const Clip& clip, int first_step,
          ok ? "every frame's largest effector error is at most 1 mm"
             : "at least one frame has an effector farther than 1 mm"});
   }
-  {
-    const double budget_us = 1e6 * bvh.frame_time;
-    std::string ours;
-    bool ok = true;
-    // Whether the slow frames were slow because they iterated more: the
-    // median iteration count of the frames above p99 against all frames'.
-    bool slow_frames_iterate_more = false;
-    for (const Run& run : runs) {
-      std::vector<double> t, all_iterations, slow_iterations;
-      for (const FrameRecord& r : run.frames) t.push_back(r.microseconds);
-      const double p99 = Percentile(t, 0.99);
-      for (const FrameRecord& r : run.frames) {
-        all_iterations.push_back(r.iterations);
-        if (r.microseconds >= p99) slow_iterations.push_back(r.iterations);
-      }
-      const double slow = Median(slow_iterations);
-      const double typical = Median(all_iterations);
-      if (p99 > budget_us && slow > 2.0 * typical) {
-        slow_frames_iterate_more = true;
-      }
-      ok = ok && p99 <= budget_us;
-      ours += (ours.empty() ? "" : "; ") + Label(run) + ": median " +
-              FormatNumber(Median(t), 3) + " µs, p99 " +
-              FormatNumber(p99, 3) + " µs (iterations: median " +
-              FormatNumber(typical, 3) + ", slowest 1 % " +
-              FormatNumber(slow, 3) + ")";
+}
+
+void AddTimingClaim(const ClipRuns& c, ExperimentOutput* out) {
+  const double budget_us = 1e6 * c.clip->bvh.frame_time;
+  std::string ours;
+  bool ok = true;
+  // Whether the slow frames were slow because they iterated more: the
+  // median iteration count of the frames above p99 against all frames'.
+  bool slow_frames_iterate_more = false;
+  for (const Run& run : c.runs) {
+    std::vector<double> t, all_iterations, slow_iterations;
+    for (const FrameRecord& r : run.frames) t.push_back(r.microseconds);
+    const double p99 = Percentile(t, 0.99);
+    for (const FrameRecord& r : run.frames) {
+      all_iterations.push_back(r.iterations);
+      if (r.microseconds >= p99) slow_iterations.push_back(r.iterations);
     }
-    out->AddClaim(
-        {"Faster than the clip plays: in every run, 99 % of frames solve "
-         "within one frame period (" +
-             clip.label + ")",
-         "demo statement (no paper): p99 ≤ " + FormatNumber(budget_us, 3) +
-             " µs (one frame)",
-         ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
-         ok ? "every run's p99 time per frame is below one frame period "
-              "(shared machine)"
-         : slow_frames_iterate_more
-             ? "at least one run's p99 time per frame exceeds one frame "
-               "period, and "
-               "its slowest frames ran more than twice the typical "
-               "iterations"
-             : "at least one run's p99 time per frame exceeds one frame "
-               "period, but "
-               "the slowest frames ran about as many iterations as typical "
-               "ones: the time went to the shared machine (preemption), not "
-               "to the solver"});
-  }
-  {
-    // Joint space: five position goals leave the pose underdetermined;
-    // elbows and knees pin the limbs' swivel.
-    std::string ours;
-    bool ok = true;
-    for (const Solver* solver : solvers) {
-      double five = 0.0, nine = 0.0;
-      for (const Run& run : runs) {
-        if (run.solver != solver->name() || run.skeleton != "same skeleton") {
-          continue;
-        }
-        std::vector<double> d;
-        for (const FrameRecord& r : run.frames) d.push_back(r.bone_difference_deg);
-        (run.effectors == 5 ? five : nine) = Median(d);
-      }
-      ok = ok && nine < five;
-      ours += (ours.empty() ? "" : "; ") + solver->name() + ": 5 effectors " +
-              FormatNumber(five, 3) + "°, 9 effectors " +
-              FormatNumber(nine, 3) + "°";
+    const double slow = Median(slow_iterations);
+    const double typical = Median(all_iterations);
+    if (p99 > budget_us && slow > 2.0 * typical) {
+      slow_frames_iterate_more = true;
     }
-    out->AddClaim(
-        {"On the clip's own skeleton, adding elbows and knees as effectors "
-         "brings the solved bones closer to the clip's (median mean "
-         "bone-direction angle; " +
-             clip.label + ")",
-         "demo statement (no paper): smaller with 9 effectors than with 5",
-         ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
-         ok ? "for both solvers the 9-effector runs are closer to the clip"
-            : "for at least one solver the 9-effector run is not closer"});
+    ok = ok && p99 <= budget_us;
+    ours += (ours.empty() ? "" : "; ") + Label(run) + ": median " +
+            FormatNumber(Median(t), 3) + " µs, p99 " +
+            FormatNumber(p99, 3) + " µs (iterations: median " +
+            FormatNumber(typical, 3) + ", slowest 1 % " +
+            FormatNumber(slow, 3) + ")";
   }
+  out->AddClaim(
+      {"Faster than the clip plays: in every run, 99 % of frames solve "
+       "within one frame period (" +
+           c.clip->label + ")",
+       "demo statement (no paper): p99 ≤ " + FormatNumber(budget_us, 3) +
+           " µs (one frame)",
+       ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
+       ok ? "every run's p99 time per frame is below one frame period "
+            "(shared machine)"
+       : slow_frames_iterate_more
+           ? "at least one run's p99 time per frame exceeds one frame "
+             "period, and "
+             "its slowest frames ran more than twice the typical "
+             "iterations"
+           : "at least one run's p99 time per frame exceeds one frame "
+             "period, but "
+             "the slowest frames ran about as many iterations as typical "
+             "ones: the time went to the shared machine (preemption), not "
+             "to the solver"});
+}
+
+// Joint space: five position goals leave the pose underdetermined;
+// elbows and knees pin the limbs' swivel.
+void AddJointSpaceClaim(const ClipRuns& c,
+                        const std::vector<const Solver*>& solvers,
+                        ExperimentOutput* out) {
+  std::string ours;
+  bool ok = true;
+  for (const Solver* solver : solvers) {
+    double five = 0.0, nine = 0.0;
+    for (const Run& run : c.runs) {
+      if (run.solver != solver->name() || run.skeleton != "same skeleton") {
+        continue;
+      }
+      std::vector<double> d;
+      for (const FrameRecord& r : run.frames) d.push_back(r.bone_difference_deg);
+      (run.effectors == 5 ? five : nine) = Median(d);
+    }
+    ok = ok && nine < five;
+    ours += (ours.empty() ? "" : "; ") + solver->name() + ": 5 effectors " +
+            FormatNumber(five, 3) + "°, 9 effectors " +
+            FormatNumber(nine, 3) + "°";
+  }
+  out->AddClaim(
+      {"On the clip's own skeleton, adding elbows and knees as effectors "
+       "brings the solved bones closer to the clip's (median mean "
+       "bone-direction angle; " +
+           c.clip->label + ")",
+       "demo statement (no paper): smaller with 9 effectors than with 5",
+       ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
+       ok ? "for both solvers the 9-effector runs are closer to the clip"
+          : "for at least one solver the 9-effector run is not closer"});
+}
+
+// Runs every configuration on one clip; its outputs are prefixed with
+// clip.key. Progress runs from first_step / total_steps over 6 steps.
+void RunClip(const ExperimentContext& context, const Clip& clip, int first_step,
+             double total_steps, ExperimentOutput* out) {
+  ClipRuns c = MakeClipRuns(context, clip);
+  out->SetParameter(c.prefix + "clip", clip.bvh.source);
+  out->SetParameter(c.prefix + "frames", c.num_frames);
+  out->SetParameter(c.prefix + "dof", c.clip_model->nq());
+  out->SetParameter(c.prefix + "metres_per_unit", clip.metres_per_unit);
+  BoundedLmOptions lm;
+  lm.common = ClipSolveOptions(clip);
+  lm.max_attempts = 1;
+  LbfgsbOptions lbfgsb;
+  lbfgsb.common = ClipSolveOptions(clip);
+  const BoundedLmSolver lm_solver(lm);
+  const LbfgsbSolver lbfgsb_solver(lbfgsb);
+  const std::vector<const Solver*> solvers = {&lm_solver, &lbfgsb_solver};
+  RunConfigurations(context, solvers, first_step, total_steps, &c);
+
+  WriteRunTables(c, out);
+  DrawPerFramePlots(c, out);
+  DrawStickFigures(c, c.runs[0], c.clip_model, clip.bvh,
+                   "sticks_same_5_effectors", out);
+  DrawStickFigures(c, c.runs[2], c.clip_model, clip.bvh,
+                   "sticks_same_9_effectors", out);
+  DrawStickFigures(c, c.runs[4], c.scaled_model, c.scaled_bvh,
+                   "sticks_scaled_5_effectors", out);
+
+  // Claims: measured statements, verdicts from the data.
+  AddErrorClaims(c, out);
+  AddTimingClaim(c, out);
+  AddJointSpaceClaim(c, solvers, out);
 }
 
 void RunBvhRetargeting(const ExperimentContext& context,

@@ -243,6 +243,200 @@ const std::vector<std::string> kPenalty = {"L-BFGS-B, collision penalty",
 const std::vector<std::string> kHard = {"SQP (NLopt SLSQP), hard constraints",
                                         "IPOPT, hard constraints"};
 
+// The solvers compared, each restarted while it misses (kAttempts).
+std::vector<StudySolver> CollisionSolvers(int trials) {
+  std::vector<StudySolver> solvers = {
+      Wrapped<LbfgsbOptions, WithoutConstraintsSolver>(kUnaware, {}),
+      Wrapped<LbfgsbOptions, PenaltyFormSolver>(kPenalty[0], {}),
+      Wrapped<CeresOptions, PenaltyFormSolver>(kPenalty[1], {}),
+      Use(kHard[0], SlsqpOptions{}, kAttempts),
+      Use(kHard[1], IpoptOptions{}, kAttempts),
+  };
+  // IPOPT hits the 0.1 s budget on nearly every trial (~25 ms set-up per
+  // attempt): it solves the first kIpoptTrials only, so a full run does not
+  // spend its minutes there.
+  solvers.back().max_trials = std::min(trials, kIpoptTrials);
+  return solvers;
+}
+
+// A trial: the hand pose of a uniform random configuration whose
+// independent clearance is at least kTargetClearance (rejection sampling),
+// with the collision constraints.
+Trial CollisionFreeTrial(const Scene& scene, int hand, const TrialContext& tc) {
+  const Model& model = *tc.model;
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Eigen::VectorXd q(model.nq());
+  for (int attempt = 0;; ++attempt) {
+    if (attempt > 10000) {
+      throw std::invalid_argument(
+          "collision-avoidance: no collision-free configuration in 10000 "
+          "draws");
+    }
+    for (int i = 0; i < model.nq(); ++i) {
+      q[i] = model.lower()[i] + (model.upper()[i] - model.lower()[i]) * u(*tc.rng);
+    }
+    if (IndependentClearance(model, *scene.collision, q) >= kTargetClearance) {
+      break;
+    }
+  }
+  Data data(model);
+  ForwardKinematics(model, q, &data);
+  Trial trial(tc.model);
+  trial.problem.AddGoal(std::make_shared<PositionOrientationGoal>(
+      model, "panda_hand", SitePose(model, data, hand)));
+  trial.problem.AddInequalityConstraint(scene.collision);
+  trial.q_generator = q;
+  return trial;
+}
+
+// Success: the claim, the goal, the limits, and the independent
+// penetration check.
+bool AcceptCollisionFree(const Scene& scene, const StudyRecord& r) {
+  if (!r.claimed || !r.within_bounds) return false;
+  for (const GoalError& e : r.errors) {
+    if (!(e.position <= 1e-5 && e.angle <= 1e-5)) return false;
+  }
+  return IndependentClearance(*scene.model, *scene.collision, r.q) >=
+         -kPenetrationTolerance;
+}
+
+void SetCollisionParameters(const Scene& scene, ExperimentOutput* out) {
+  out->SetParameter("capsule_radius_m", kCapsuleRadius);
+  out->SetParameter("bodies", static_cast<int>(scene.collision->bodies().size()));
+  out->SetParameter("collision_pairs",
+                    static_cast<int>(scene.collision->pairs().size()));
+  std::string disabled;
+  for (const auto& [a, b] : scene.disabled) disabled += a + "/" + b + " ";
+  out->SetParameter("disabled_self_pairs", disabled);
+  out->SetParameter("target_clearance_m", kTargetClearance);
+  out->SetParameter("penetration_tolerance_m", kPenetrationTolerance);
+  out->SetParameter("attempts_per_solver", kAttempts);
+  out->SetParameter("budget_per_trial_s", kBudgetSeconds);
+}
+
+// Converged answers and those with a penetration, for the collision-aware
+// solvers together and the unaware baseline; `table` per solver.
+struct PenetrationCounts {
+  int aware_claims = 0;
+  int aware_penetrating = 0;
+  int unaware_claims = 0;
+  int unaware_penetrating = 0;
+  double worst_aware = 0.0;
+  std::string table;
+};
+
+PenetrationCounts CountPenetrations(const Scene& scene,
+                                    const StudyResult& result) {
+  PenetrationCounts counts;
+  for (size_t s = 0; s < result.summaries.size(); ++s) {
+    const std::string& label = result.summaries[s].label;
+    int claims = 0, penetrating = 0;
+    for (const StudyRecord* r : result.Of(static_cast<int>(s))) {
+      if (!r->claimed) continue;
+      ++claims;
+      const double clearance =
+          IndependentClearance(*scene.model, *scene.collision, r->q);
+      if (clearance < -kPenetrationTolerance) ++penetrating;
+      if (label != kUnaware) {
+        counts.worst_aware = std::max(counts.worst_aware, -clearance);
+      }
+    }
+    if (label == kUnaware) {
+      counts.unaware_claims += claims;
+      counts.unaware_penetrating += penetrating;
+    } else {
+      counts.aware_claims += claims;
+      counts.aware_penetrating += penetrating;
+    }
+    counts.table += label + ": " + std::to_string(penetrating) + " of " +
+                    std::to_string(claims) + " converged answers penetrate; ";
+  }
+  return counts;
+}
+
+void AddPenetrationClaim(const PenetrationCounts& c, ExperimentOutput* out) {
+  out->AddClaim(
+      {"Every answer a collision-aware solver calls converged is free of "
+       "penetration under an independent distance check",
+       "requirement of the study (no paper): zero penetration",
+       std::to_string(c.aware_penetrating) + " of " +
+           std::to_string(c.aware_claims) +
+           " converged answers of the hard-constraint and penalty solvers "
+           "penetrate by more than 1e-6 m (largest penetration " +
+           FormatNumber(std::max(0.0, c.worst_aware), 3) + " m)",
+       c.aware_claims > 0 && c.aware_penetrating == 0 ? Verdict::kReproduced
+                                                      : Verdict::kDiffers,
+       c.aware_claims == 0
+           ? "no collision-aware solver converged: nothing to check"
+           : c.aware_penetrating == 0
+                 ? "the solvers' own convergence test includes the "
+                   "constraint violation (<= 1e-6 m), and the independent "
+                   "check agrees on every answer. " + c.table
+                 : "some converged answers penetrate: " + c.table});
+}
+
+// The summary of the most successful solver among `labels`.
+const SolverSummary* MostSuccessful(const StudyResult& result,
+                                    const std::vector<std::string>& labels) {
+  const SolverSummary* b = nullptr;
+  for (const std::string& l : labels) {
+    const SolverSummary& s = result.Summary(l);
+    if (b == nullptr || s.success_rate > b->success_rate) b = &s;
+  }
+  return b;
+}
+
+std::string Describe(const SolverSummary& s) {
+  return s.label + " " + FormatNumber(100.0 * s.success_rate, 3) +
+         " % in a median " + FormatNumber(s.median_us, 3) + " us";
+}
+
+// Hard vs penalty: success rate and median time.
+void AddHardVsPenaltyClaim(const StudyResult& result, ExperimentOutput* out) {
+  const SolverSummary* hard = MostSuccessful(result, kHard);
+  const SolverSummary* penalty = MostSuccessful(result, kPenalty);
+  const SolverSummary& unaware = result.Summary(kUnaware);
+  const bool hard_ok = hard->success_rate >= penalty->success_rate;
+  out->AddClaim(
+      {"Hard minimum-distance constraints (SQP/IPOPT) solve at least as "
+       "many targets collision-free as the penalty form (L-BFGS-B/Ceres)",
+       "no paper; the usual expectation that exact constraints beat "
+       "penalties on feasibility",
+       "best hard: " + Describe(*hard) + "; best penalty: " +
+           Describe(*penalty) + "; collision-unaware L-BFGS-B: " +
+           Describe(unaware),
+       hard_ok ? Verdict::kReproduced : Verdict::kDiffers,
+       hard_ok ? "the constrained solvers' success rate is not below the "
+                 "penalty solvers'"
+               : "the penalty solvers succeed more often: the penalty is "
+                 "exact here (zero on the feasible set, so a converged "
+                 "penalty answer is feasible) and the unconstrained "
+                 "optimizers restart faster"});
+}
+
+void AddUnawareClaim(const StudyResult& result, const PenetrationCounts& c,
+                     ExperimentOutput* out) {
+  const SolverSummary& unaware = result.Summary(kUnaware);
+  const bool unaware_collides = c.unaware_penetrating > 0;
+  out->AddClaim(
+      {"Collision-unaware IK lands in collisions: the constraints matter",
+       "no paper; motivation of the constraints",
+       std::to_string(c.unaware_penetrating) + " of " +
+           std::to_string(c.unaware_claims) +
+           " converged answers of L-BFGS-B without the collision model "
+           "penetrate (success with the check: " +
+           FormatNumber(100.0 * unaware.success_rate, 3) + " %)",
+       unaware_collides ? Verdict::kReproduced : Verdict::kDiffers,
+       unaware_collides
+           ? "without the constraints a reached pose collides in " +
+                 FormatNumber(100.0 * c.unaware_penetrating /
+                                  std::max(1, c.unaware_claims),
+                              3) +
+                 " % of the converged answers"
+           : "no unaware answer penetrated: the obstacles are not in the "
+             "way of these targets"});
+}
+
 Study MakeStudy(const ExperimentContext& context) {
   const Scene scene = MakeScene();
   Study study;
@@ -260,160 +454,20 @@ Study MakeStudy(const ExperimentContext& context) {
   study.stop_tolerance_factor = 0.1;
   study.start = StartPose::kRandom;
   study.traced_trials = 0;
-  study.solvers = {
-      Wrapped<LbfgsbOptions, WithoutConstraintsSolver>(kUnaware, {}),
-      Wrapped<LbfgsbOptions, PenaltyFormSolver>(kPenalty[0], {}),
-      Wrapped<CeresOptions, PenaltyFormSolver>(kPenalty[1], {}),
-      Use(kHard[0], SlsqpOptions{}, kAttempts),
-      Use(kHard[1], IpoptOptions{}, kAttempts),
-  };
-  // IPOPT hits the 0.1 s budget on nearly every trial (~25 ms set-up per
-  // attempt): it solves the first kIpoptTrials only, so a full run does not
-  // spend its minutes there.
-  study.solvers.back().max_trials = std::min(study.trials, kIpoptTrials);
+  study.solvers = CollisionSolvers(study.trials);
   const int hand = scene.model->SiteIndex("panda_hand");
   study.scenario = [scene, hand](const TrialContext& tc) {
-    const Model& model = *tc.model;
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    Eigen::VectorXd q(model.nq());
-    for (int attempt = 0;; ++attempt) {
-      if (attempt > 10000) {
-        throw std::invalid_argument(
-            "collision-avoidance: no collision-free configuration in 10000 "
-            "draws");
-      }
-      for (int i = 0; i < model.nq(); ++i) {
-        q[i] = model.lower()[i] + (model.upper()[i] - model.lower()[i]) * u(*tc.rng);
-      }
-      if (IndependentClearance(model, *scene.collision, q) >= kTargetClearance) {
-        break;
-      }
-    }
-    Data data(model);
-    ForwardKinematics(model, q, &data);
-    Trial trial(tc.model);
-    trial.problem.AddGoal(std::make_shared<PositionOrientationGoal>(
-        model, "panda_hand", SitePose(model, data, hand)));
-    trial.problem.AddInequalityConstraint(scene.collision);
-    trial.q_generator = q;
-    return trial;
+    return CollisionFreeTrial(scene, hand, tc);
   };
-  // Success: the claim, the goal, the limits, and the independent
-  // penetration check.
   study.accept = [scene](const StudyRecord& r) {
-    if (!r.claimed || !r.within_bounds) return false;
-    for (const GoalError& e : r.errors) {
-      if (!(e.position <= 1e-5 && e.angle <= 1e-5)) return false;
-    }
-    return IndependentClearance(*scene.model, *scene.collision, r.q) >=
-           -kPenetrationTolerance;
+    return AcceptCollisionFree(scene, r);
   };
   study.claims = [scene](const StudyResult& result, ExperimentOutput* out) {
-    out->SetParameter("capsule_radius_m", kCapsuleRadius);
-    out->SetParameter("bodies", static_cast<int>(scene.collision->bodies().size()));
-    out->SetParameter("collision_pairs",
-                      static_cast<int>(scene.collision->pairs().size()));
-    std::string disabled;
-    for (const auto& [a, b] : scene.disabled) disabled += a + "/" + b + " ";
-    out->SetParameter("disabled_self_pairs", disabled);
-    out->SetParameter("target_clearance_m", kTargetClearance);
-    out->SetParameter("penetration_tolerance_m", kPenetrationTolerance);
-    out->SetParameter("attempts_per_solver", kAttempts);
-    out->SetParameter("budget_per_trial_s", kBudgetSeconds);
-    // Per solver: converged claims, and those with a penetration.
-    std::string table;
-    int aware_claims = 0, aware_penetrating = 0, unaware_penetrating = 0,
-        unaware_claims = 0;
-    double worst_aware = 0.0;
-    for (size_t s = 0; s < result.summaries.size(); ++s) {
-      const std::string& label = result.summaries[s].label;
-      int claims = 0, penetrating = 0;
-      for (const StudyRecord* r : result.Of(static_cast<int>(s))) {
-        if (!r->claimed) continue;
-        ++claims;
-        const double clearance =
-            IndependentClearance(*scene.model, *scene.collision, r->q);
-        if (clearance < -kPenetrationTolerance) ++penetrating;
-        if (label != kUnaware) worst_aware = std::max(worst_aware, -clearance);
-      }
-      if (label == kUnaware) {
-        unaware_claims += claims;
-        unaware_penetrating += penetrating;
-      } else {
-        aware_claims += claims;
-        aware_penetrating += penetrating;
-      }
-      table += label + ": " + std::to_string(penetrating) + " of " +
-               std::to_string(claims) + " converged answers penetrate; ";
-    }
-    out->AddClaim(
-        {"Every answer a collision-aware solver calls converged is free of "
-         "penetration under an independent distance check",
-         "requirement of the study (no paper): zero penetration",
-         std::to_string(aware_penetrating) + " of " +
-             std::to_string(aware_claims) +
-             " converged answers of the hard-constraint and penalty solvers "
-             "penetrate by more than 1e-6 m (largest penetration " +
-             FormatNumber(std::max(0.0, worst_aware), 3) + " m)",
-         aware_claims > 0 && aware_penetrating == 0 ? Verdict::kReproduced
-                                                    : Verdict::kDiffers,
-         aware_claims == 0
-             ? "no collision-aware solver converged: nothing to check"
-             : aware_penetrating == 0
-                   ? "the solvers' own convergence test includes the "
-                     "constraint violation (<= 1e-6 m), and the independent "
-                     "check agrees on every answer. " + table
-                   : "some converged answers penetrate: " + table});
-    // Hard vs penalty: success rate and median time.
-    const auto best = [&](const std::vector<std::string>& labels) {
-      const SolverSummary* b = nullptr;
-      for (const std::string& l : labels) {
-        const SolverSummary& s = result.Summary(l);
-        if (b == nullptr || s.success_rate > b->success_rate) b = &s;
-      }
-      return b;
-    };
-    const SolverSummary* hard = best(kHard);
-    const SolverSummary* penalty = best(kPenalty);
-    const SolverSummary& unaware = result.Summary(kUnaware);
-    const auto describe = [](const SolverSummary& s) {
-      return s.label + " " + FormatNumber(100.0 * s.success_rate, 3) +
-             " % in a median " + FormatNumber(s.median_us, 3) + " us";
-    };
-    const bool hard_ok = hard->success_rate >= penalty->success_rate;
-    out->AddClaim(
-        {"Hard minimum-distance constraints (SQP/IPOPT) solve at least as "
-         "many targets collision-free as the penalty form (L-BFGS-B/Ceres)",
-         "no paper; the usual expectation that exact constraints beat "
-         "penalties on feasibility",
-         "best hard: " + describe(*hard) + "; best penalty: " +
-             describe(*penalty) + "; collision-unaware L-BFGS-B: " +
-             describe(unaware),
-         hard_ok ? Verdict::kReproduced : Verdict::kDiffers,
-         hard_ok ? "the constrained solvers' success rate is not below the "
-                   "penalty solvers'"
-                 : "the penalty solvers succeed more often: the penalty is "
-                   "exact here (zero on the feasible set, so a converged "
-                   "penalty answer is feasible) and the unconstrained "
-                   "optimizers restart faster"});
-    const bool unaware_collides = unaware_penetrating > 0;
-    out->AddClaim(
-        {"Collision-unaware IK lands in collisions: the constraints matter",
-         "no paper; motivation of the constraints",
-         std::to_string(unaware_penetrating) + " of " +
-             std::to_string(unaware_claims) +
-             " converged answers of L-BFGS-B without the collision model "
-             "penetrate (success with the check: " +
-             FormatNumber(100.0 * unaware.success_rate, 3) + " %)",
-         unaware_collides ? Verdict::kReproduced : Verdict::kDiffers,
-         unaware_collides
-             ? "without the constraints a reached pose collides in " +
-                   FormatNumber(100.0 * unaware_penetrating /
-                                    std::max(1, unaware_claims),
-                                3) +
-                   " % of the converged answers"
-             : "no unaware answer penetrated: the obstacles are not in the "
-               "way of these targets"});
+    SetCollisionParameters(scene, out);
+    const PenetrationCounts counts = CountPenetrations(scene, result);
+    AddPenetrationClaim(counts, out);
+    AddHardVsPenaltyClaim(result, out);
+    AddUnawareClaim(result, counts, out);
   };
   return study;
 }

@@ -203,42 +203,34 @@ std::vector<StudySolver> HardSolvers() {
   return {Use("slsqp-hard", slsqp), Use("ipopt-hard", ipopt)};
 }
 
-void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
+// The three figures of the matrix.
+std::vector<Figure3> MatrixFigures() {
   std::vector<Figure3> figures;
-  {
-    const UrdfFigure panda = LoadUrdfChain(DataFile("robots/panda.urdf"),
-                                           "panda_link0", "panda_hand");
-    figures.push_back({"panda", "Franka Panda (7 DOF), hand",
-                       std::make_shared<const Model>(panda.figure.Compile()),
-                       {"panda_hand"},
-                       {{"panda_hand", "panda_link1"}}});
-    figures.push_back(
-        {"human", "Human figure (53 DOF), hands and feet at once",
-         std::make_shared<const Model>(HumanFigure().Compile()),
-         {"left_hand", "right_hand", "left_foot", "right_foot"},
-         {{"left_hand", "right_hand"}, {"left_foot", "right_foot"}},
-         0.02,
-         12});
-    figures.push_back({"tolani-arm", "Tolani's 7-DOF limb, hand",
-                       std::make_shared<const Model>(TolaniArm().Compile()),
-                       {"hand"},
-                       {{"hand", "shoulder"}}});
-  }
-  const std::vector<Row> rows = GoalRows();
-  const std::vector<std::pair<std::string, Regularization>> variants = {
-      {"", {}},
-      {" + Tikhonov", {kRegularizerWeight, 0.0}},
-      {" + centre bias", {0.0, kRegularizerWeight}}};
-  const std::vector<StudySolver> soft_solvers = EverySolver();
-  std::vector<StudySolver> solvers = soft_solvers;
-  for (StudySolver& s : HardSolvers()) solvers.push_back(std::move(s));
-  int cells_per_figure = 0;
-  for (const auto& variant : variants) {
-    for (const Row& row : rows) {
-      cells_per_figure += variant.first.empty() || row.regularized;
-    }
-  }
+  const UrdfFigure panda = LoadUrdfChain(DataFile("robots/panda.urdf"),
+                                         "panda_link0", "panda_hand");
+  figures.push_back({"panda", "Franka Panda (7 DOF), hand",
+                     std::make_shared<const Model>(panda.figure.Compile()),
+                     {"panda_hand"},
+                     {{"panda_hand", "panda_link1"}}});
+  figures.push_back(
+      {"human", "Human figure (53 DOF), hands and feet at once",
+       std::make_shared<const Model>(HumanFigure().Compile()),
+       {"left_hand", "right_hand", "left_foot", "right_foot"},
+       {{"left_hand", "right_hand"}, {"left_foot", "right_foot"}},
+       0.02,
+       12});
+  figures.push_back({"tolani-arm", "Tolani's 7-DOF limb, hand",
+                     std::make_shared<const Model>(TolaniArm().Compile()),
+                     {"hand"},
+                     {{"hand", "shoulder"}}});
+  return figures;
+}
 
+// The regularizer variants: (row-name suffix, regularization).
+using Variant = std::pair<std::string, Regularization>;
+
+void SetMatrixParameters(const ExperimentContext& context,
+                         ExperimentOutput* out) {
   out->SetParameter("trials_per_cell",
                     context.quick ? "4 (arms), 2 (human)" : "40 (arms), 12 (human)");
   out->SetParameter("start_pose", "random within the limits");
@@ -253,105 +245,143 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
                              "joint range +-0.3 rad");
   out->SetParameter("hard_columns", "slsqp-hard, ipopt-hard: every goal a "
                                     "hard constraint in minimal form");
+}
 
+// For the claims: per figure and row, which families accept the goal and
+// the best optimizer's success rate.
+struct RowCheck {
+  std::string figure, row;
+  bool lbfgsb = false, ceres = false, differential = false;
+  double best_optimizer = 0.0;
+};
+
+// What the matrix gathers over all figures: the long-format CSV rows and
+// the claims' checks.
+struct MatrixCells {
   std::vector<std::vector<std::string>> csv_rows;
-  // For the claims: per figure and row, which families accept the goal and
-  // the best optimizer's success rate.
-  struct RowCheck {
-    std::string figure, row;
-    bool lbfgsb = false, ceres = false, differential = false;
-    double best_optimizer = 0.0;
-  };
   std::vector<RowCheck> checks;
-  const double total = figures.size() * cells_per_figure;
-  int done = 0;
-  for (const Figure3& figure : figures) {
-    Heatmap map;
-    map.title = "Goal-solver matrix: " + figure.title +
-                " (colour: success rate; label: success / median µs)";
-    map.value_label = "verified success rate";
-    for (const StudySolver& s : solvers) map.column_names.push_back(s.label);
-    std::vector<std::vector<std::string>> table;
-    for (const auto& [suffix, regularization] : variants) {
-      for (const Row& row : rows) {
-        if (!suffix.empty() && !row.regularized) continue;
-        context.Progress(done++ / total, figure.name + ": " + row.name + suffix);
-        Study study;
-        study.name = "goal-solver-matrix";
-        study.model = figure.model;
-        study.goals = row.make(figure);
-        study.regularization = regularization;
-        study.solvers = row.hard_form ? solvers : soft_solvers;
-        study.trials = context.quick ? (figure.trials > 20 ? 4 : 2) : figure.trials;
-        study.seed = context.seed;
-        study.threads = context.threads;
-        study.time_budget_seconds = figure.budget_seconds;
-        study.traced_trials = 0;
-        const StudyResult result = RunStudy(study);
+};
 
-        const std::string row_name = row.name + suffix;
-        map.row_names.push_back(row_name);
-        map.values.emplace_back();
-        map.labels.emplace_back();
-        std::vector<std::string> table_row = {row_name};
-        RowCheck check{figure.name, row_name};
-        for (const SolverSummary& s : result.summaries) {
-          const bool rejected = !s.rejected.empty();
-          if (!rejected) {
-            check.lbfgsb |= s.label == "lbfgsb";
-            check.ceres |= s.label.rfind("ceres", 0) == 0;
-            const SolverEntry* entry = FindSolver(s.label);
-            check.differential |=
-                entry != nullptr && entry->family == SolverFamily::kDifferential;
-            if (s.label == "lbfgsb" || s.label.rfind("ceres", 0) == 0 ||
-                s.label == "bounded-lm") {
-              check.best_optimizer = std::max(check.best_optimizer, s.success_rate);
-            }
-          }
-          map.values.back().push_back(rejected ? std::nan("") : s.success_rate);
-          char label[64];
-          std::snprintf(label, sizeof(label), "%.0f%%\n%.*f µs",
-                        100.0 * s.success_rate, s.median_us < 10.0 ? 1 : 0,
-                        s.median_us);
-          std::string text = rejected ? "n/a" : label;
-          map.labels.back().push_back(text);
-          std::replace(text.begin(), text.end(), '\n', ' ');
-          table_row.push_back(text);
-          csv_rows.push_back({figure.name, row_name, s.label,
-                              rejected ? "" : FormatNumber(s.success_rate, 6),
-                              rejected ? "" : FormatNumber(s.median_us, 6),
-                              rejected ? "" : FormatNumber(s.mean_us, 6),
-                              rejected ? "" : FormatNumber(s.p99_us, 6),
-                              std::to_string(s.false_claims), s.rejected});
-        }
-        // Goals without a hard form: the hard columns did not run.
-        for (std::size_t k = result.summaries.size(); k < solvers.size(); ++k) {
-          map.values.back().push_back(std::nan(""));
-          map.labels.back().push_back("n/a");
-          table_row.push_back("n/a");
-          csv_rows.push_back({figure.name, row_name, solvers[k].label, "", "",
-                              "", "", "0",
-                              "no hard-constraint form (dependent rows, not "
-                              "smooth, or no minimal form)"});
-        }
-        table.push_back(table_row);
-        checks.push_back(check);
+// One figure's heatmap and table under construction.
+struct FigureGrid {
+  Heatmap map;
+  std::vector<std::vector<std::string>> table;
+};
+
+StudyResult RunCell(const Figure3& figure, const Row& row,
+                    const Regularization& regularization,
+                    const std::vector<StudySolver>& solvers,
+                    const std::vector<StudySolver>& soft_solvers,
+                    const ExperimentContext& context) {
+  Study study;
+  study.name = "goal-solver-matrix";
+  study.model = figure.model;
+  study.goals = row.make(figure);
+  study.regularization = regularization;
+  study.solvers = row.hard_form ? solvers : soft_solvers;
+  study.trials = context.quick ? (figure.trials > 20 ? 4 : 2) : figure.trials;
+  study.seed = context.seed;
+  study.threads = context.threads;
+  study.time_budget_seconds = figure.budget_seconds;
+  study.traced_trials = 0;
+  return RunStudy(study);
+}
+
+// One cell's summaries into the figure's heatmap and table row and the
+// long-format CSV, and the row's check for the claims.
+void RecordCell(const Figure3& figure, const std::string& row_name,
+                const StudyResult& result,
+                const std::vector<StudySolver>& solvers, FigureGrid* grid,
+                MatrixCells* cells) {
+  Heatmap& map = grid->map;
+  map.row_names.push_back(row_name);
+  map.values.emplace_back();
+  map.labels.emplace_back();
+  std::vector<std::string> table_row = {row_name};
+  RowCheck check{figure.name, row_name};
+  for (const SolverSummary& s : result.summaries) {
+    const bool rejected = !s.rejected.empty();
+    if (!rejected) {
+      check.lbfgsb |= s.label == "lbfgsb";
+      check.ceres |= s.label.rfind("ceres", 0) == 0;
+      const SolverEntry* entry = FindSolver(s.label);
+      check.differential |=
+          entry != nullptr && entry->family == SolverFamily::kDifferential;
+      if (s.label == "lbfgsb" || s.label.rfind("ceres", 0) == 0 ||
+          s.label == "bounded-lm") {
+        check.best_optimizer = std::max(check.best_optimizer, s.success_rate);
       }
     }
-    map.height_px = 160 + 40 * static_cast<int>(map.row_names.size());
-    map.width_px = 260 + 80 * static_cast<int>(map.column_names.size());
-    DrawHeatmap(map, out->dir(), "matrix_" + figure.name);
-    out->AddFigure("matrix_" + figure.name + ".png",
-                   figure.title + ": verified success rate (colour) and median "
-                                  "µs per solve; grey = the solver does not "
-                                  "apply (it rejected the goal or figure)");
-    std::vector<std::string> header = {"goal"};
-    for (const StudySolver& s : solvers) header.push_back(s.label);
-    out->AddTable(figure.title + ": success rate and median µs per solve "
-                                 "(n/a: the solver rejects this goal or figure)",
-                  header, table);
+    map.values.back().push_back(rejected ? std::nan("") : s.success_rate);
+    char label[64];
+    std::snprintf(label, sizeof(label), "%.0f%%\n%.*f µs",
+                  100.0 * s.success_rate, s.median_us < 10.0 ? 1 : 0,
+                  s.median_us);
+    std::string text = rejected ? "n/a" : label;
+    map.labels.back().push_back(text);
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    table_row.push_back(text);
+    cells->csv_rows.push_back({figure.name, row_name, s.label,
+                               rejected ? "" : FormatNumber(s.success_rate, 6),
+                               rejected ? "" : FormatNumber(s.median_us, 6),
+                               rejected ? "" : FormatNumber(s.mean_us, 6),
+                               rejected ? "" : FormatNumber(s.p99_us, 6),
+                               std::to_string(s.false_claims), s.rejected});
   }
-  // The mission's claim, checked cell by cell.
+  // Goals without a hard form: the hard columns did not run.
+  for (std::size_t k = result.summaries.size(); k < solvers.size(); ++k) {
+    map.values.back().push_back(std::nan(""));
+    map.labels.back().push_back("n/a");
+    table_row.push_back("n/a");
+    cells->csv_rows.push_back({figure.name, row_name, solvers[k].label, "", "",
+                               "", "", "0",
+                               "no hard-constraint form (dependent rows, not "
+                               "smooth, or no minimal form)"});
+  }
+  grid->table.push_back(table_row);
+  cells->checks.push_back(check);
+}
+
+// Every row and variant on one figure: its heatmap and table. `done` of
+// `total` cells for the progress report.
+void RunFigure(const Figure3& figure, const std::vector<Row>& rows,
+               const std::vector<Variant>& variants,
+               const std::vector<StudySolver>& solvers,
+               const std::vector<StudySolver>& soft_solvers, double total,
+               const ExperimentContext& context, int* done,
+               MatrixCells* cells, ExperimentOutput* out) {
+  FigureGrid grid;
+  Heatmap& map = grid.map;
+  map.title = "Goal-solver matrix: " + figure.title +
+              " (colour: success rate; label: success / median µs)";
+  map.value_label = "verified success rate";
+  for (const StudySolver& s : solvers) map.column_names.push_back(s.label);
+  for (const auto& [suffix, regularization] : variants) {
+    for (const Row& row : rows) {
+      if (!suffix.empty() && !row.regularized) continue;
+      context.Progress((*done)++ / total, figure.name + ": " + row.name + suffix);
+      const StudyResult result = RunCell(figure, row, regularization, solvers,
+                                         soft_solvers, context);
+      RecordCell(figure, row.name + suffix, result, solvers, &grid, cells);
+    }
+  }
+  map.height_px = 160 + 40 * static_cast<int>(map.row_names.size());
+  map.width_px = 260 + 80 * static_cast<int>(map.column_names.size());
+  DrawHeatmap(map, out->dir(), "matrix_" + figure.name);
+  out->AddFigure("matrix_" + figure.name + ".png",
+                 figure.title + ": verified success rate (colour) and median "
+                                "µs per solve; grey = the solver does not "
+                                "apply (it rejected the goal or figure)");
+  std::vector<std::string> header = {"goal"};
+  for (const StudySolver& s : solvers) header.push_back(s.label);
+  out->AddTable(figure.title + ": success rate and median µs per solve "
+                               "(n/a: the solver rejects this goal or figure)",
+                header, grid.table);
+}
+
+// The mission's claim, checked cell by cell.
+void AddMatrixClaims(const std::vector<RowCheck>& checks,
+                     ExperimentOutput* out) {
   int posable = 0, solved = 0;
   std::string not_posable, not_solved;
   for (const RowCheck& c : checks) {
@@ -389,8 +419,11 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
        solved == rows_total ? Verdict::kReproduced : Verdict::kDiffers,
        solved == rows_total ? "the best optimizer reaches 95 % on every row"
                             : "below 95 %: " + not_solved});
+}
 
-  // Long-format data for the reader's own analysis.
+// Long-format data for the reader's own analysis.
+void WriteMatrixCsv(const std::vector<std::vector<std::string>>& csv_rows,
+                    ExperimentOutput* out) {
   out->AddText("Every cell with its mean and p99 time, false claims and the "
                "solver's rejection reason: `matrix.csv`.");
   std::ofstream csv(out->dir() / "matrix.csv");
@@ -402,6 +435,35 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
     }
     csv << "\n";
   }
+}
+
+void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
+  const std::vector<Figure3> figures = MatrixFigures();
+  const std::vector<Row> rows = GoalRows();
+  const std::vector<Variant> variants = {
+      {"", {}},
+      {" + Tikhonov", {kRegularizerWeight, 0.0}},
+      {" + centre bias", {0.0, kRegularizerWeight}}};
+  const std::vector<StudySolver> soft_solvers = EverySolver();
+  std::vector<StudySolver> solvers = soft_solvers;
+  for (StudySolver& s : HardSolvers()) solvers.push_back(std::move(s));
+  int cells_per_figure = 0;
+  for (const auto& variant : variants) {
+    for (const Row& row : rows) {
+      cells_per_figure += variant.first.empty() || row.regularized;
+    }
+  }
+  SetMatrixParameters(context, out);
+
+  MatrixCells cells;
+  const double total = figures.size() * cells_per_figure;
+  int done = 0;
+  for (const Figure3& figure : figures) {
+    RunFigure(figure, rows, variants, solvers, soft_solvers, total, context,
+              &done, &cells, out);
+  }
+  AddMatrixClaims(cells.checks, out);
+  WriteMatrixCsv(cells.csv_rows, out);
 }
 
 }  // namespace

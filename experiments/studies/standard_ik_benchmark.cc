@@ -16,6 +16,10 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "bench/ik_benchmark.h"
 #include "experiments/experiments_list.h"
@@ -28,12 +32,8 @@ namespace iklab {
 
 namespace {
 
-void RunStandardIkBenchmark(const ExperimentContext& context,
+void SetBenchmarkParameters(const BenchmarkSettings& settings,
                             ExperimentOutput* out) {
-  BenchmarkSettings settings;
-  settings.targets = context.quick ? 20 : 300;
-  settings.seed = context.seed;
-  settings.threads = context.threads;
   out->SetParameter("targets_per_robot_and_seed_mode", settings.targets);
   out->SetParameter("time_budget_ms", 1e3 * settings.time_budget_seconds);
   out->SetParameter("tolerance", settings.tolerance);
@@ -42,9 +42,15 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
   out->SetParameter("joint_limits",
                     "soft: URDF <limit> narrowed to <safety_controller> soft "
                     "limits where given (as MoveIt and TRAC-IK read URDF)");
+}
 
-  const auto robots = StandardRobots(DataDirectory().string());
-  const auto solvers = PoseSolvers();
+// Every robot × seed mode × applicable solver; the outcomes go to one CSV
+// per robot and seed mode.
+std::vector<BenchmarkSummary> RunBenchmarks(
+    const std::vector<BenchmarkRobot>& robots,
+    const std::vector<BenchmarkSolver>& solvers,
+    const BenchmarkSettings& settings, const ExperimentContext& context,
+    ExperimentOutput* out) {
   const SeedMode modes[] = {SeedMode::kMidLimits, SeedMode::kRandom};
   std::vector<BenchmarkSummary> summaries;
   const double steps = robots.size() * 2.0 * solvers.size();
@@ -73,8 +79,12 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
       }
     }
   }
+  return summaries;
+}
 
-  // Table of every run.
+// Table of every run.
+void AddBenchmarkTable(const std::vector<BenchmarkSummary>& summaries,
+                       ExperimentOutput* out) {
   std::vector<std::vector<std::string>> rows;
   for (const BenchmarkSummary& s : summaries) {
     rows.push_back({s.robot, std::to_string(s.dofs), s.seed_mode, s.solver,
@@ -87,17 +97,13 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
                 {"robot", "DOF", "seed", "solver", "solve rate", "mean µs",
                  "median µs", "p99 µs", "iterations", "false claims"},
                 rows, "summary.csv");
+}
 
-  // Per solver over all robots and seed modes.
-  std::map<std::string, std::pair<double, double>> rate_time;  // sums
-  std::map<std::string, int> counts;
-  int false_claims = 0;
-  for (const BenchmarkSummary& s : summaries) {
-    rate_time[s.solver].first += s.solve_rate;
-    rate_time[s.solver].second += s.mean_us;
-    ++counts[s.solver];
-    false_claims += s.false_claims;
-  }
+// Solve rate and mean time per robot and solver, random seeds.
+void DrawBenchmarkCharts(const std::vector<BenchmarkRobot>& robots,
+                         const std::vector<BenchmarkSolver>& solvers,
+                         const std::vector<BenchmarkSummary>& summaries,
+                         ExperimentOutput* out) {
   BarChart rates;
   rates.title = "Solve rate per robot (random seeds)";
   rates.y_label = "solve rate (%)";
@@ -131,8 +137,21 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
   DrawBarChart(times, out->dir(), "mean_time");
   out->AddFigure("mean_time.png",
                  "Mean time per solve including failures (random seeds, log scale)");
+}
 
-  // Claims: the best iklab solver by mean rate, then by mean time.
+// Claims: the best iklab solver by mean rate, then by mean time.
+void AddBenchmarkClaims(const std::vector<BenchmarkSummary>& summaries,
+                        ExperimentOutput* out) {
+  // Per solver over all robots and seed modes.
+  std::map<std::string, std::pair<double, double>> rate_time;  // sums
+  std::map<std::string, int> counts;
+  int false_claims = 0;
+  for (const BenchmarkSummary& s : summaries) {
+    rate_time[s.solver].first += s.solve_rate;
+    rate_time[s.solver].second += s.mean_us;
+    ++counts[s.solver];
+    false_claims += s.false_claims;
+  }
   std::string best;
   double best_rate = -1.0, best_time = 0.0;
   for (const auto& [name, sums] : rate_time) {
@@ -177,6 +196,23 @@ void RunStandardIkBenchmark(const ExperimentContext& context,
                  false_claims == 0 ? "no solver claimed a success the check "
                                      "rejected"
                                    : "see the false-claims column"});
+}
+
+void RunStandardIkBenchmark(const ExperimentContext& context,
+                            ExperimentOutput* out) {
+  BenchmarkSettings settings;
+  settings.targets = context.quick ? 20 : 300;
+  settings.seed = context.seed;
+  settings.threads = context.threads;
+  SetBenchmarkParameters(settings, out);
+
+  const auto robots = StandardRobots(DataDirectory().string());
+  const auto solvers = PoseSolvers();
+  const std::vector<BenchmarkSummary> summaries =
+      RunBenchmarks(robots, solvers, settings, context, out);
+  AddBenchmarkTable(summaries, out);
+  DrawBenchmarkCharts(robots, solvers, summaries, out);
+  AddBenchmarkClaims(summaries, out);
 }
 
 }  // namespace
