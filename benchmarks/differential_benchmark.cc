@@ -10,13 +10,13 @@
 // per iteration (manual time).
 //
 // Figures: a spatial chain with axes cycling z, y, x and 0.3 links
-// (tests/solvers/differential_models.h), goal = a position of the tip taken
-// from FK at a fixed random pose, start at another; the multi-effector case
-// adds a second position goal on the middle link (two levels). The Extended
-// Jacobian is defined for planar chains only and runs on a planar chain of
-// the same length. Bounded DLS gets limits ±1 rad so bounds are active.
-// The goal is never "within" the 1e-300 tolerance and stall detection is
-// off, so every solve runs its iterations.
+// (tests/solvers/differential/differential_models.h), goal = a position of the
+// tip taken from FK at a fixed random pose, start at another; the
+// multi-effector case adds a second position goal on the middle link (two
+// levels). The Extended Jacobian is defined for planar chains only and runs on
+// a planar chain of the same length. Bounded DLS gets limits ±1 rad so bounds
+// are active. The goal is never "within" the 1e-300 tolerance and stall
+// detection is off, so every solve runs its iterations.
 
 #include <algorithm>
 #include <chrono>
@@ -36,7 +36,7 @@
 #include "solvers/differential/jacobian_transpose_solver.h"
 #include "solvers/differential/multi_effector_solver.h"
 #include "solvers/differential/pseudo_inverse_solver.h"
-#include "tests/solvers/differential_models.h"
+#include "tests/solvers/differential/differential_models.h"
 
 namespace iklab {
 namespace {

@@ -17,8 +17,8 @@
 //    less when other processes compete for the cores (quote the load).
 //
 // 2. ScalingChain/solver:S/dof:n — a spatial serial chain of n revolute
-//    joints (tests/solvers/differential_models.h SpatialChain: axes cycling
-//    z, y, x, links 1/n long so the reach is ~1 m at every n, limits
+//    joints (tests/solvers/differential/differential_models.h SpatialChain:
+//    axes cycling z, y, x, links 1/n long so the reach is ~1 m at every n, limits
 //    ±1 rad), a position goal for the tip at FK of a random pose within the
 //    limits (20 targets, seed 7, cycled), solved from q = 0 (mid-limits, the
 //    stretched chain); success = converged with the tip within 1e-5 m
@@ -67,7 +67,7 @@
 #include "solvers/differential/damped_least_squares_solver.h"
 #include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/optimization/lbfgsb_solver.h"
-#include "tests/solvers/differential_models.h"
+#include "tests/solvers/differential/differential_models.h"
 
 namespace iklab {
 namespace {

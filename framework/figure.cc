@@ -5,6 +5,7 @@
 
 #include <boost/graph/depth_first_search.hpp>
 
+#include "framework/figure_graph.h"
 #include "framework/internal/check.h"
 #include "framework/model.h"
 
@@ -70,9 +71,45 @@ void CheckAxis(const Eigen::Vector3d& axis, const Joint& joint,
 
 }  // namespace
 
-Figure::Figure(std::string root_link) {
-  if (root_link.empty()) ThrowInvalidArgument("Figure: root link name is empty");
-  root_ = boost::add_vertex(LinkProperties{root_link}, graph_);
+Figure::Figure(const Figure& other)
+    : graph_(std::make_unique<FigureGraph>(*other.graph_)),
+      root_(other.root_),
+      link_index_(other.link_index_),
+      joint_names_(other.joint_names_),
+      site_names_(other.site_names_),
+      sites_(other.sites_) {}
+
+Figure& Figure::operator=(const Figure& other) {
+  if (this == &other) return *this;
+  graph_ = std::make_unique<FigureGraph>(*other.graph_);
+  root_ = other.root_;
+  link_index_ = other.link_index_;
+  joint_names_ = other.joint_names_;
+  site_names_ = other.site_names_;
+  sites_ = other.sites_;
+  return *this;
+}
+
+Figure::~Figure() = default;
+
+const std::string& Figure::root_link() const {
+  return graph_->graph[root_].name;
+}
+
+int Figure::num_links() const {
+  return static_cast<int>(boost::num_vertices(graph_->graph));
+}
+
+int Figure::num_joints() const {
+  return static_cast<int>(boost::num_edges(graph_->graph));
+}
+
+Figure::Figure(std::string root_link)
+    : graph_(std::make_unique<FigureGraph>()) {
+  if (root_link.empty())
+    ThrowInvalidArgument("Figure: root link name is empty");
+  root_ =
+      boost::add_vertex(FigureGraph::LinkProperties{root_link}, graph_->graph);
   link_index_.emplace(std::move(root_link), root_);
 }
 
@@ -81,11 +118,12 @@ void Figure::AddLink(const std::string& name) {
   if (link_index_.count(name)) {
     ThrowInvalidArgument("AddLink: duplicate link name '", name, "'");
   }
-  link_index_.emplace(name, boost::add_vertex(LinkProperties{name}, graph_));
+  link_index_.emplace(name, boost::add_vertex(FigureGraph::LinkProperties{name},
+                                              graph_->graph));
 }
 
-Figure::Graph::vertex_descriptor Figure::LinkVertex(
-    const std::string& name, const char* role, const std::string& owner) const {
+Figure::Vertex Figure::LinkVertex(const std::string& name, const char* role,
+                                  const std::string& owner) const {
   const auto it = link_index_.find(name);
   if (it == link_index_.end()) {
     ThrowInvalidArgument(owner, ": unknown ", role, " link '", name, "'");
@@ -102,7 +140,8 @@ void Figure::AddJoint(const Joint& joint) {
   if (joint_names_.count(joint.name)) {
     ThrowInvalidArgument("AddJoint: duplicate joint name '", joint.name, "'");
   }
-  if (joint.child.empty()) ThrowInvalidArgument(owner, ": child link name is empty");
+  if (joint.child.empty())
+    ThrowInvalidArgument(owner, ": child link name is empty");
   if (joint.parent == joint.child) {
     ThrowInvalidArgument(owner, ": parent and child are the same link '",
                          joint.parent, "' (a joint must connect two links)");
@@ -140,10 +179,11 @@ void Figure::AddJoint(const Joint& joint) {
   // The child may be new (chains) or pre-declared with AddLink (trees built
   // link-first). A second parent is detected here rather than in Validate()
   // because the message can then name both joints.
-  Graph::vertex_descriptor child;
+  Vertex child;
   const auto it = link_index_.find(joint.child);
   if (it == link_index_.end()) {
-    child = boost::add_vertex(LinkProperties{joint.child}, graph_);
+    child = boost::add_vertex(FigureGraph::LinkProperties{joint.child},
+                              graph_->graph);
     link_index_.emplace(joint.child, child);
   } else {
     child = it->second;
@@ -151,15 +191,15 @@ void Figure::AddJoint(const Joint& joint) {
       ThrowInvalidArgument(owner, ": child '", joint.child,
                            "' is the root link, which cannot have a parent");
     }
-    if (boost::in_degree(child, graph_) > 0) {
-      const auto existing = *boost::in_edges(child, graph_).first;
-      ThrowInvalidArgument(owner, ": link '", joint.child,
-                           "' already has parent joint '",
-                           graph_[existing].joint.name,
-                           "' (a figure must be a tree)");
+    if (boost::in_degree(child, graph_->graph) > 0) {
+      const auto existing = *boost::in_edges(child, graph_->graph).first;
+      ThrowInvalidArgument(
+          owner, ": link '", joint.child, "' already has parent joint '",
+          graph_->graph[existing].joint.name, "' (a figure must be a tree)");
     }
   }
-  boost::add_edge(parent, child, JointProperties{joint}, graph_);
+  boost::add_edge(parent, child, FigureGraph::JointProperties{joint},
+                  graph_->graph);
   joint_names_.emplace(joint.name, num_joints() - 1);
 }
 
@@ -184,33 +224,34 @@ namespace {
 // closes a cycle.
 class TreeVisitor : public boost::default_dfs_visitor {
  public:
-  TreeVisitor(std::vector<Figure::Graph::vertex_descriptor>* order,
-              std::vector<Figure::Graph::edge_descriptor>* back_edges)
+  TreeVisitor(std::vector<FigureGraph::Graph::vertex_descriptor>* order,
+              std::vector<FigureGraph::Graph::edge_descriptor>* back_edges)
       : order_(order), back_edges_(back_edges) {}
-  void discover_vertex(Figure::Graph::vertex_descriptor v,
-                       const Figure::Graph&) {
+  void discover_vertex(FigureGraph::Graph::vertex_descriptor v,
+                       const FigureGraph::Graph&) {
     order_->push_back(v);
   }
-  void back_edge(Figure::Graph::edge_descriptor e, const Figure::Graph&) {
+  void back_edge(FigureGraph::Graph::edge_descriptor e,
+                 const FigureGraph::Graph&) {
     back_edges_->push_back(e);
   }
 
  private:
-  std::vector<Figure::Graph::vertex_descriptor>* order_;
-  std::vector<Figure::Graph::edge_descriptor>* back_edges_;
+  std::vector<FigureGraph::Graph::vertex_descriptor>* order_;
+  std::vector<FigureGraph::Graph::edge_descriptor>* back_edges_;
 };
 
 // Depth-first order of the links reachable from the root, children in the
 // order their joints were added (vecS out-edge lists keep insertion order).
-std::vector<Figure::Graph::vertex_descriptor> DepthFirstOrder(
-    const Figure::Graph& graph, Figure::Graph::vertex_descriptor root,
-    std::vector<Figure::Graph::edge_descriptor>* back_edges) {
-  std::vector<Figure::Graph::vertex_descriptor> order;
+std::vector<FigureGraph::Graph::vertex_descriptor> DepthFirstOrder(
+    const FigureGraph::Graph& graph, FigureGraph::Graph::vertex_descriptor root,
+    std::vector<FigureGraph::Graph::edge_descriptor>* back_edges) {
+  std::vector<FigureGraph::Graph::vertex_descriptor> order;
   std::vector<boost::default_color_type> colors(boost::num_vertices(graph));
   boost::depth_first_visit(
       graph, root, TreeVisitor(&order, back_edges),
-      boost::make_iterator_property_map(colors.begin(),
-                                        boost::get(boost::vertex_index, graph)));
+      boost::make_iterator_property_map(
+          colors.begin(), boost::get(boost::vertex_index, graph)));
   return order;
 }
 
@@ -221,28 +262,30 @@ void Figure::Validate() const {
   // root; what remains is links without a parent (several roots, or parts not
   // attached) and cycles (only possible in a part not attached to the root,
   // since every link has at most one parent).
-  for (auto v : boost::make_iterator_range(boost::vertices(graph_))) {
-    if (v != root_ && boost::in_degree(v, graph_) == 0) {
-      ThrowInvalidArgument("figure is not connected: link '", graph_[v].name,
-                           "' has no parent joint and is not the root '",
-                           root_link(), "'");
+  for (auto v : boost::make_iterator_range(boost::vertices(graph_->graph))) {
+    if (v != root_ && boost::in_degree(v, graph_->graph) == 0) {
+      ThrowInvalidArgument(
+          "figure is not connected: link '", graph_->graph[v].name,
+          "' has no parent joint and is not the root '", root_link(), "'");
     }
   }
-  std::vector<Graph::edge_descriptor> back_edges;
-  const auto order = DepthFirstOrder(graph_, root_, &back_edges);
-  if (!back_edges.empty() || order.size() != boost::num_vertices(graph_)) {
-    std::vector<bool> reached(boost::num_vertices(graph_), false);
+  std::vector<FigureGraph::Graph::edge_descriptor> back_edges;
+  const auto order = DepthFirstOrder(graph_->graph, root_, &back_edges);
+  if (!back_edges.empty() ||
+      order.size() != boost::num_vertices(graph_->graph)) {
+    std::vector<bool> reached(boost::num_vertices(graph_->graph), false);
     for (auto v : order) reached[v] = true;
-    for (auto v : boost::make_iterator_range(boost::vertices(graph_))) {
+    for (auto v : boost::make_iterator_range(boost::vertices(graph_->graph))) {
       if (!reached[v]) {
-        ThrowInvalidArgument("figure is not a tree: link '", graph_[v].name,
+        ThrowInvalidArgument("figure is not a tree: link '",
+                             graph_->graph[v].name,
                              "' lies on a cycle of joints not reachable from "
                              "the root '",
                              root_link(), "'");
       }
     }
     ThrowInvalidArgument("figure is not a tree: joint '",
-                         graph_[back_edges.front()].joint.name,
+                         graph_->graph[back_edges.front()].joint.name,
                          "' closes a cycle");
   }
 }
@@ -250,10 +293,10 @@ void Figure::Validate() const {
 Model Figure::Compile() const {
   Validate();
   Model m;
-  std::vector<Graph::edge_descriptor> unused;
-  const auto order = DepthFirstOrder(graph_, root_, &unused);
+  std::vector<FigureGraph::Graph::edge_descriptor> unused;
+  const auto order = DepthFirstOrder(graph_->graph, root_, &unused);
 
-  std::vector<int> vertex_step(boost::num_vertices(graph_), -1);
+  std::vector<int> vertex_step(boost::num_vertices(graph_->graph), -1);
   auto add_step = [&m](int parent, StepKind kind, const Eigen::Vector3d& axis,
                        const Eigen::Isometry3d& X_PJ) {
     m.parent_.push_back(parent);
@@ -274,7 +317,8 @@ Model Figure::Compile() const {
     return static_cast<int>(m.parent_.size()) - 1;
   };
   std::vector<double> lower, upper;
-  auto add_dof_names = [&](const Joint& j, std::initializer_list<const char*> suffixes) {
+  auto add_dof_names = [&](const Joint& j,
+                           std::initializer_list<const char*> suffixes) {
     int i = 0;
     for (const char* suffix : suffixes) {
       m.dof_names_.push_back(j.name + suffix);
@@ -291,9 +335,9 @@ Model Figure::Compile() const {
     if (v == root_) {
       step = add_step(-1, StepKind::kFixed, Eigen::Vector3d::UnitZ(), I);
     } else {
-      const auto e = *boost::in_edges(v, graph_).first;
-      const Joint& j = graph_[e].joint;
-      const int parent = vertex_step[boost::source(e, graph_)];
+      const auto e = *boost::in_edges(v, graph_->graph).first;
+      const Joint& j = graph_->graph[e].joint;
+      const int parent = vertex_step[boost::source(e, graph_->graph)];
       switch (j.kind) {
         case JointKind::kFixed:
           step = add_step(parent, StepKind::kFixed, Eigen::Vector3d::UnitZ(),
@@ -317,17 +361,22 @@ Model Figure::Compile() const {
         case JointKind::kFloating:
           step = add_step(parent, StepKind::kPrismatic,
                           Eigen::Vector3d::UnitX(), j.X_PJ);
-          step = add_step(step, StepKind::kPrismatic, Eigen::Vector3d::UnitY(), I);
-          step = add_step(step, StepKind::kPrismatic, Eigen::Vector3d::UnitZ(), I);
-          step = add_step(step, StepKind::kRevolute, Eigen::Vector3d::UnitZ(), I);
-          step = add_step(step, StepKind::kRevolute, Eigen::Vector3d::UnitY(), I);
-          step = add_step(step, StepKind::kRevolute, Eigen::Vector3d::UnitX(), I);
+          step =
+              add_step(step, StepKind::kPrismatic, Eigen::Vector3d::UnitY(), I);
+          step =
+              add_step(step, StepKind::kPrismatic, Eigen::Vector3d::UnitZ(), I);
+          step =
+              add_step(step, StepKind::kRevolute, Eigen::Vector3d::UnitZ(), I);
+          step =
+              add_step(step, StepKind::kRevolute, Eigen::Vector3d::UnitY(), I);
+          step =
+              add_step(step, StepKind::kRevolute, Eigen::Vector3d::UnitX(), I);
           add_dof_names(j, {".tx", ".ty", ".tz", ".rz", ".ry", ".rx"});
           break;
       }
     }
     vertex_step[v] = step;
-    m.link_names_.push_back(graph_[v].name);
+    m.link_names_.push_back(graph_->graph[v].name);
     m.link_step_.push_back(step);
   }
   m.lower_ = Eigen::Map<const Eigen::VectorXd>(lower.data(), lower.size());

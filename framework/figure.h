@@ -4,9 +4,10 @@
 /// @file
 /// Authoring an articulated figure as a graph (Parent §5.1.1: nodes and arcs).
 ///
-/// A Figure is a Boost.Graph `adjacency_list`: vertices are links, edges are
-/// joints directed parent → child. It is for building and validating; solving
-/// happens on the compiled Model (model.h), which never exposes graph types.
+/// A Figure is a Boost.Graph `adjacency_list` (figure_graph.h): vertices are
+/// links, edges are joints directed parent → child. It is for building and
+/// validating; solving happens on the compiled Model (model.h), which never
+/// exposes graph types.
 ///
 ///     Figure f("base");
 ///     f.AddLink("upper");
@@ -14,17 +15,18 @@
 ///     f.AddSite({.name = "tip", .link = "upper", .X_LS = ...});
 ///     Model model = f.Compile();   // validates the tree, flattens it
 
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <boost/graph/adjacency_list.hpp>
 
 #include "framework/joint.h"
 
 namespace iklab {
 
 class Model;
+struct FigureGraph;  // figure_graph.h
 
 /// An articulated figure under construction: a tree of links and joints plus
 /// named sites.
@@ -35,18 +37,11 @@ class Model;
 /// `std::invalid_argument` naming the offending link, joint or site.
 class Figure {
  public:
-  struct LinkProperties {
-    std::string name;
-  };
-  struct JointProperties {
-    Joint joint;
-  };
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS,
-                                      boost::bidirectionalS, LinkProperties,
-                                      JointProperties>;
-
   /// Creates a figure holding one link, the root, named `root_link`.
   explicit Figure(std::string root_link = "base");
+  Figure(const Figure& other);
+  Figure& operator=(const Figure& other);
+  ~Figure();
 
   /// Adds a link.
   /// @throws std::invalid_argument if the name is empty or already used.
@@ -75,21 +70,24 @@ class Figure {
   /// order, children in the order their joints were added).
   Model Compile() const;
 
-  const std::string& root_link() const { return graph_[root_].name; }
-  int num_links() const { return static_cast<int>(boost::num_vertices(graph_)); }
-  int num_joints() const { return static_cast<int>(boost::num_edges(graph_)); }
+  const std::string& root_link() const;
+  int num_links() const;
+  int num_joints() const;
   const std::vector<Site>& sites() const { return sites_; }
-  /// The underlying graph, read-only (for analyses with Boost.Graph algorithms).
-  const Graph& graph() const { return graph_; }
+  /// The underlying graph, read-only (for analyses with Boost.Graph
+  /// algorithms; include framework/figure_graph.h).
+  const FigureGraph& graph() const { return *graph_; }
 
  private:
-  Graph::vertex_descriptor LinkVertex(const std::string& name,
-                                      const char* role,
-                                      const std::string& owner) const;
+  // Vertex descriptors of the graph (vecS: the link's index).
+  using Vertex = std::size_t;
+  Vertex LinkVertex(const std::string& name, const char* role,
+                    const std::string& owner) const;
 
-  Graph graph_;
-  Graph::vertex_descriptor root_;
-  std::unordered_map<std::string, Graph::vertex_descriptor> link_index_;
+  // Never null (a moved-from Figure is a copy: there is no move).
+  std::unique_ptr<FigureGraph> graph_;
+  Vertex root_;
+  std::unordered_map<std::string, Vertex> link_index_;
   std::unordered_map<std::string, int> joint_names_;
   std::unordered_map<std::string, int> site_names_;
   std::vector<Site> sites_;

@@ -60,14 +60,14 @@ namespace iklab {
 
 namespace {
 
-constexpr int kFrames = 20;
+constexpr int kDampingFrames = 20;
 constexpr double kTargetDistance = 5.99;
 constexpr double kTargetAngle = 60.0 * M_PI / 180.0;
 constexpr double kDampings[4] = {0.1, 0.25, 1.5, 10.0};
 const char* const kDampingFigures[4] = {"Figure 11", "Figure 12", "Figure 13",
                                         "Figure 14"};
 
-struct Scenario {
+struct DampingScenario {
   std::shared_ptr<const Model> model;
   Eigen::VectorXd q0;
   std::vector<double> theta0;
@@ -77,8 +77,8 @@ struct Scenario {
   Bounds bounds;   // Example 7.4's
 };
 
-Scenario MakeScenario() {
-  Scenario s;
+DampingScenario MakeDampingScenario() {
+  DampingScenario s;
   s.model = std::make_shared<const Model>(NlpBranchedFigure(2).Compile());
   s.theta0 = {1.8, -0.4, -0.4, -0.4, -0.4, -0.05, 1.2, 0.3, 0.3};
   s.q0 = Eigen::VectorXd::Zero(s.model->nq());
@@ -95,7 +95,7 @@ Scenario MakeScenario() {
   return s;
 }
 
-void RecordScenario(const Scenario& s, ExperimentOutput* out) {
+void RecordDampingScenario(const DampingScenario& s, ExperimentOutput* out) {
   out->SetParameter("figure", "Example 5.7's branched chain, links 1 long");
   out->SetParameter("effector_5", "tip of the 6-joint main chain (our reading)");
   out->SetParameter("start_theta_rad_paper_order", s.theta0);
@@ -104,7 +104,7 @@ void RecordScenario(const Scenario& s, ExperimentOutput* out) {
   out->SetParameter("target", {s.end.x(), s.end.y()});
   out->SetParameter("target_distance_from_base", kTargetDistance);
   out->SetParameter("reach", 6.0);
-  out->SetParameter("frames", kFrames);
+  out->SetParameter("frames", kDampingFrames);
   out->SetParameter("jacobian_steps_per_frame", 1);
 }
 
@@ -116,17 +116,17 @@ Options OneStep(Options options) {
   return options;
 }
 
-SegmentRun Track(const Solver& solver, const Scenario& s, bool bounded) {
+SegmentRun Track(const Solver& solver, const DampingScenario& s, bool bounded) {
   Problem problem(s.model);
   if (bounded) problem.set_bounds(s.bounds);
   auto goal = std::make_shared<PositionGoal>(*s.model, "effector1",
                                              Eigen::Vector3d::Zero());
   problem.AddGoal(goal);
-  return FollowSegments(solver, &problem, {goal}, {s.end}, s.q0, kFrames,
+  return FollowSegments(solver, &problem, {goal}, {s.end}, s.q0, kDampingFrames,
                         Spacing::kLinear);
 }
 
-SegmentRun TrackDls(const Scenario& s, double damping) {
+SegmentRun TrackDls(const DampingScenario& s, double damping) {
   DampedLeastSquaresOptions options;
   options.damping = damping;
   return Track(*MakeSolver(OneStep(options)), s, false);
@@ -134,7 +134,7 @@ SegmentRun TrackDls(const Scenario& s, double damping) {
 
 std::vector<double> Errors(const SegmentRun& run) {
   std::vector<double> e;
-  for (int k = 0; k <= kFrames; ++k) e.push_back(FrameError(run, k));
+  for (int k = 0; k <= kDampingFrames; ++k) e.push_back(FrameError(run, k));
   return e;
 }
 
@@ -144,7 +144,7 @@ double MaxOver(const std::vector<double>& v, int first, int last) {
 
 // Smallest nonzero singular value of the planar J at q (the stretch
 // direction's: 0 at full stretch).
-double SigmaMin(const Scenario& s, const Eigen::VectorXd& q) {
+double SigmaMin(const DampingScenario& s, const Eigen::VectorXd& q) {
   const Eigen::JacobiSVD<Eigen::MatrixXd> svd(PlanarJacobian(*s.model, q, s.site));
   return svd.singularValues()(1);
 }
@@ -170,7 +170,7 @@ DampedQuantities Damped(const Eigen::MatrixXd& J, const Eigen::VectorXd& dX,
   return d;
 }
 
-// One line of a per-frame plot: value(k) for frames k = first … kFrames,
+// One line of a per-frame plot: value(k) for frames k = first … kDampingFrames,
 // palette colour `color`.
 template <typename Value>
 Series FrameSeries(const std::string& title, int color, int first,
@@ -179,7 +179,7 @@ Series FrameSeries(const std::string& title, int color, int first,
   s.title = title;
   s.style = "linespoints";
   s.color = PaletteColor(color);
-  for (int k = first; k <= kFrames; ++k) {
+  for (int k = first; k <= kDampingFrames; ++k) {
     s.x.push_back(k);
     s.y.push_back(value(k));
   }
@@ -205,7 +205,7 @@ LinePlot ErrorPlot(const std::string& title,
   return plot;
 }
 
-void WriteRunCsv(const Scenario& s, const std::vector<std::string>& names,
+void WriteRunCsv(const DampingScenario& s, const std::vector<std::string>& names,
                  const std::vector<const SegmentRun*>& runs,
                  const std::string& file, ExperimentOutput* out) {
   std::vector<std::string> header = {"run", "frame"};
@@ -217,7 +217,7 @@ void WriteRunCsv(const Scenario& s, const std::vector<std::string>& names,
   std::vector<std::vector<double>> rows;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const SegmentRun& run = *runs[r];
-    for (int k = 0; k <= kFrames; ++k) {
+    for (int k = 0; k <= kDampingFrames; ++k) {
       std::vector<double> row = {static_cast<double>(r),
                                  static_cast<double>(k)};
       for (int i = 1; i <= s.model->nq(); ++i) {
@@ -250,7 +250,7 @@ struct SingularRuns {
   SegmentRun nlp;             // L-BFGS-B per frame
 };
 
-SingularRuns TrackSingular(const Scenario& s,
+SingularRuns TrackSingular(const DampingScenario& s,
                            const ExperimentContext& context) {
   SingularRuns runs;
   context.Progress(0.0, "pseudo-inverse");
@@ -269,7 +269,7 @@ SingularRuns TrackSingular(const Scenario& s,
 
 // Pictures: the chain under the pseudo-inverse and L-BFGS-B, the tracking
 // errors and σ_min along the runs.
-void DrawSingular(const Scenario& s, const SingularRuns& runs,
+void DrawSingular(const DampingScenario& s, const SingularRuns& runs,
                   ExperimentOutput* out) {
   DrawLinePlot(SegmentRunPlot(*s.model, runs.plain, {0, 10, 16, 18, 19, 20},
                               "Figure 10: pseudo-inverse, one step per frame, "
@@ -314,10 +314,10 @@ void DrawSingular(const Scenario& s, const SingularRuns& runs,
                  "completely stretched out");
 }
 
-void AddDeviationClaim(const Scenario& s, const SingularRuns& runs,
+void AddDeviationClaim(const DampingScenario& s, const SingularRuns& runs,
                        ExperimentOutput* out) {
   const std::vector<double> ep = Errors(runs.plain);
-  const double early = MaxOver(ep, 1, 5), late = MaxOver(ep, 16, kFrames);
+  const double early = MaxOver(ep, 1, 5), late = MaxOver(ep, 16, kDampingFrames);
   const double sigma_end = SigmaMin(s, runs.plain.q.back());
   const bool deviates = late >= 10.0 * early;
   out->AddClaim(
@@ -340,7 +340,7 @@ void AddRobustnessClaim(const SingularRuns& runs, ExperimentOutput* out) {
   const SegmentRun& plain_iterated = runs.plain_iterated;
   const std::vector<double> ep = Errors(runs.plain), en = Errors(nlp);
   int nlp_converged = 0, pinv_converged = 0, nlp_max_it = 0, pinv_max_it = 0;
-  for (int k = 0; k < kFrames; ++k) {
+  for (int k = 0; k < kDampingFrames; ++k) {
     nlp_converged += nlp.results[k].converged();
     pinv_converged += plain_iterated.results[k].converged();
     nlp_max_it = std::max(nlp_max_it, nlp.results[k].iterations);
@@ -348,18 +348,18 @@ void AddRobustnessClaim(const SingularRuns& runs, ExperimentOutput* out) {
   }
   const double jn = MaxJointJump(nlp.q);
   const double jp = MaxJointJump(plain_iterated.q);
-  const bool robust = nlp_converged == kFrames && en.back() <= ep.back();
+  const bool robust = nlp_converged == kDampingFrames && en.back() <= ep.back();
   out->AddClaim(
       {"The NLP method (L-BFGS-B) stays robust at the singular configuration "
        "where the Jacobian method deviates",
        "nonlinear programming \"maintains numerical efficiency and "
        "robustness\" (Section 1; no number)",
        "L-BFGS-B: " + std::to_string(nlp_converged) + "/" +
-           std::to_string(kFrames) + " frames converged (max " +
+           std::to_string(kDampingFrames) + " frames converged (max " +
            std::to_string(nlp_max_it) + " iterations), final error " +
            FormatNumber(en.back(), 3) + "; pseudo-inverse 1 step: final " +
            FormatNumber(ep.back(), 3) + "; pseudo-inverse iterated: " +
-           std::to_string(pinv_converged) + "/" + std::to_string(kFrames) +
+           std::to_string(pinv_converged) + "/" + std::to_string(kDampingFrames) +
            " converged (max " + std::to_string(pinv_max_it) +
            " steps), largest joint change per frame " + FormatNumber(jp, 3) +
            " rad vs L-BFGS-B " + FormatNumber(jn, 3) + " rad",
@@ -371,8 +371,8 @@ void AddRobustnessClaim(const SingularRuns& runs, ExperimentOutput* out) {
 }
 
 void RunSingular(const ExperimentContext& context, ExperimentOutput* out) {
-  const Scenario s = MakeScenario();
-  RecordScenario(s, out);
+  const DampingScenario s = MakeDampingScenario();
+  RecordDampingScenario(s, out);
   out->SetParameter("pseudo_inverse", "SVD, relative cutoff 1e-12");
   out->SetParameter("iterated", "per frame to 1e-6: pseudo-inverse <= 100 "
                                 "steps, L-BFGS-B <= 500 iterations");
@@ -389,7 +389,7 @@ void RunSingular(const ExperimentContext& context, ExperimentOutput* out) {
 // ---------------------------------------------------------------------------
 // Example 7.3: the damping sweep and Lemmas 7.1, 7.2.
 
-// Lemma 7.1 / 7.2 quantities per frame (1 … kFrames) and damping.
+// Lemma 7.1 / 7.2 quantities per frame (1 … kDampingFrames) and damping.
 using LemmaTable = std::vector<std::array<DampedQuantities, 4>>;
 
 std::string DampingName(int d) {
@@ -397,7 +397,7 @@ std::string DampingName(int d) {
 }
 
 // The chain at some frames for each damping (Figures 11-14).
-void DrawDampingRuns(const Scenario& s, const std::vector<SegmentRun>& runs,
+void DrawDampingRuns(const DampingScenario& s, const std::vector<SegmentRun>& runs,
                      ExperimentOutput* out) {
   for (int d = 0; d < 4; ++d) {
     const std::string file = "example_7_3_lambda_" + std::to_string(d);
@@ -415,9 +415,9 @@ void DrawDampingRuns(const Scenario& s, const std::vector<SegmentRun>& runs,
 
 // Lemma 7.1 / 7.2 at common linearizations: the λ = 0.25 run's frame start
 // poses with each frame's dX.
-LemmaTable LemmaQuantities(const Scenario& s, const SegmentRun& run) {
+LemmaTable LemmaQuantities(const DampingScenario& s, const SegmentRun& run) {
   LemmaTable lemma;
-  for (int k = 1; k <= kFrames; ++k) {
+  for (int k = 1; k <= kDampingFrames; ++k) {
     const Eigen::VectorXd& q = run.q[k - 1];
     const Eigen::MatrixXd J = PlanarJacobian(*s.model, q, s.site);
     const Eigen::Vector2d dX = run.target[k][0] - run.effector[k - 1][0];
@@ -431,7 +431,7 @@ LemmaTable LemmaQuantities(const Scenario& s, const SegmentRun& run) {
 // The lemmas' quantities: CSV and the two plots.
 void ShowLemmas(const LemmaTable& lemma, ExperimentOutput* out) {
   std::vector<std::vector<double>> lemma_rows;
-  for (int k = 1; k <= kFrames; ++k) {
+  for (int k = 1; k <= kDampingFrames; ++k) {
     std::vector<double> row = {static_cast<double>(k)};
     for (int d = 0; d < 4; ++d) row.push_back(lemma[k - 1][d].condition);
     for (int d = 0; d < 4; ++d) row.push_back(lemma[k - 1][d].residual);
@@ -488,13 +488,13 @@ DampingSummary AddDampingTable(const std::vector<SegmentRun>& runs,
   for (int d = 0; d < 4; ++d) {
     summary.max_jump[d] = MaxJointJump(runs[d].q);
     summary.final_error[d] = errors[d].back();
-    summary.late_error[d] = MaxOver(errors[d], 16, kFrames);
+    summary.late_error[d] = MaxOver(errors[d], 16, kDampingFrames);
     table.push_back({FormatNumber(kDampings[d], 3),
-                     FormatNumber(MaxOver(errors[d], 1, kFrames), 3),
+                     FormatNumber(MaxOver(errors[d], 1, kDampingFrames), 3),
                      FormatNumber(summary.final_error[d], 3),
                      FormatNumber(summary.max_jump[d], 3),
-                     FormatNumber(lemma[kFrames - 1][d].condition, 4),
-                     FormatNumber(lemma[kFrames - 1][d].residual, 3)});
+                     FormatNumber(lemma[kDampingFrames - 1][d].condition, 4),
+                     FormatNumber(lemma[kDampingFrames - 1][d].residual, 3)});
   }
   out->AddTable("Per damping: largest and final tracking error, largest "
                 "joint change per frame, and at the last frame's "
@@ -523,14 +523,14 @@ void AddLemmaClaims(const LemmaTable& lemma, ExperimentOutput* out) {
     cond_ok += c;
     resid_ok += r;
   }
-  const bool lemma71 = cond_ok == kFrames && formula_gap < 1e-6;
+  const bool lemma71 = cond_ok == kDampingFrames && formula_gap < 1e-6;
   out->AddClaim(
       {"Lemma 7.1: a larger lambda brings the condition number of J^T J + "
        "lambda^2 I closer to 1",
        "cond = (sigma_max^2 + lambda^2)/lambda^2 -> 1 as lambda grows "
        "(lemma)",
        "strictly decreasing in lambda at " + std::to_string(cond_ok) + "/" +
-           std::to_string(kFrames) + " poses; last frame: " +
+           std::to_string(kDampingFrames) + " poses; last frame: " +
            FormatNumber(lemma.back()[0].condition, 4) + ", " +
            FormatNumber(lemma.back()[1].condition, 4) + ", " +
            FormatNumber(lemma.back()[2].condition, 4) + ", " +
@@ -540,13 +540,13 @@ void AddLemmaClaims(const LemmaTable& lemma, ExperimentOutput* out) {
        lemma71 ? Verdict::kReproduced : Verdict::kDiffers,
        lemma71 ? "decreasing at every pose and equal to the lemma's formula"
                : "not decreasing at every pose, or not the lemma's value"});
-  const bool lemma72 = resid_ok == kFrames;
+  const bool lemma72 = resid_ok == kDampingFrames;
   out->AddClaim(
       {"Lemma 7.2: the residual grows with lambda",
        "r = {I - J(J^T J + lambda^2 I)^-1 J^T} dX; lambda small enough that "
        "the residual is not greatly increased (lemma)",
        "non-decreasing in lambda at " + std::to_string(resid_ok) + "/" +
-           std::to_string(kFrames) + " poses; last frame: " +
+           std::to_string(kDampingFrames) + " poses; last frame: " +
            FormatNumber(lemma.back()[0].residual, 3) + ", " +
            FormatNumber(lemma.back()[1].residual, 3) + ", " +
            FormatNumber(lemma.back()[2].residual, 3) + ", " +
@@ -597,8 +597,8 @@ void AddDampingClaims(const DampingSummary& summary, ExperimentOutput* out) {
 }
 
 void RunExample73(const ExperimentContext& context, ExperimentOutput* out) {
-  const Scenario s = MakeScenario();
-  RecordScenario(s, out);
+  const DampingScenario s = MakeDampingScenario();
+  RecordDampingScenario(s, out);
   out->SetParameter("dampings", {0.1, 0.25, 1.5, 10.0});
   std::vector<SegmentRun> runs;
   for (int d = 0; d < 4; ++d) {
@@ -640,7 +640,7 @@ const char* const kExample74Names[2] = {"DLS, no bounds (Figure 12)",
                                         "bounded DLS (Figure 15)"};
 
 // Pictures: the chain with and without the bound, θ_6 and the errors.
-void DrawExample74(const Scenario& s, const SegmentRun& free,
+void DrawExample74(const DampingScenario& s, const SegmentRun& free,
                    const SegmentRun& bounded, ExperimentOutput* out) {
   DrawLinePlot(SegmentRunPlot(*s.model, bounded, {0, 10, 16, 18, 19, 20},
                               "Figure 15: bounded DLS, lambda = 0.25, "
@@ -667,7 +667,7 @@ void DrawExample74(const Scenario& s, const SegmentRun& free,
   bound.title = "upper bound of theta_6 (0)";
   bound.color = "#555555";
   bound.dashed = true;
-  bound.x = {0.0, static_cast<double>(kFrames)};
+  bound.x = {0.0, static_cast<double>(kDampingFrames)};
   bound.y = {0.0, 0.0};
   theta6.series.push_back(bound);
   DrawLinePlot(theta6, out->dir(), "example_7_4_theta6");
@@ -682,11 +682,11 @@ void DrawExample74(const Scenario& s, const SegmentRun& free,
                  "Tracking error per frame with and without bounds");
 }
 
-void AddExample74Claims(const Scenario& s, const SegmentRun& free,
+void AddExample74Claims(const DampingScenario& s, const SegmentRun& free,
                         const SegmentRun& bounded, ExperimentOutput* out) {
   const std::vector<double> ef = Errors(free), eb = Errors(bounded);
   double free_max6 = -1e300, bounded_violation = 0.0;
-  for (int k = 0; k <= kFrames; ++k) {
+  for (int k = 0; k <= kDampingFrames; ++k) {
     free_max6 = std::max(free_max6, free.q[k][s.theta6]);
     bounded_violation =
         std::max({bounded_violation, (s.bounds.lower - bounded.q[k]).maxCoeff(),
@@ -723,8 +723,8 @@ void AddExample74Claims(const Scenario& s, const SegmentRun& free,
 }
 
 void RunExample74(const ExperimentContext& context, ExperimentOutput* out) {
-  const Scenario s = MakeScenario();
-  RecordScenario(s, out);
+  const DampingScenario s = MakeDampingScenario();
+  RecordDampingScenario(s, out);
   out->SetParameter("bounds", "-pi <= theta_i <= pi (i != 6), "
                               "-pi <= theta_6 <= 0");
   out->SetParameter("damping", 0.25);

@@ -55,7 +55,7 @@ namespace iklab {
 
 namespace {
 
-constexpr int kFrames = 20;
+constexpr int kMultiEffectorFrames = 20;
 constexpr double kTheoremTolerance = 1e-8;
 
 struct MultiSetup {
@@ -214,7 +214,7 @@ void SetMultiParameters(const MultiSetup& s, ExperimentOutput* out) {
     ends.push_back({s.ends[e].x(), s.ends[e].y()});
   }
   out->SetParameter("effector_targets", ends);
-  out->SetParameter("frames", kFrames);
+  out->SetParameter("frames", kMultiEffectorFrames);
   out->SetParameter("spacing", "equal");
   out->SetParameter("solver", "multi-effector recursion (F_i), exact "
                               "(no damping), singular-value cutoff 1e-10, "
@@ -250,7 +250,7 @@ MultiRun RunFrames(const MultiSetup& s, const ExperimentContext& context) {
   MultiRun result;
   context.Progress(0.0, "frames");
   result.run = FollowSegments(
-      solver, &problem, goals, s.ends, s.q0, kFrames, Spacing::kLinear,
+      solver, &problem, goals, s.ends, s.q0, kMultiEffectorFrames, Spacing::kLinear,
       [&](int, const Eigen::VectorXd& q) {
         std::vector<Eigen::Vector2d> targets;
         for (const auto& g : goals) targets.push_back(g->target().head<2>());
@@ -277,7 +277,7 @@ void WriteFramesCsv(const MultiSetup& s, const MultiRun& m,
     header.push_back(c);
   }
   std::vector<std::vector<double>> rows;
-  for (int k = 0; k <= kFrames; ++k) {
+  for (int k = 0; k <= kMultiEffectorFrames; ++k) {
     std::vector<double> row = {static_cast<double>(k)};
     for (int i = 1; i <= n; ++i) {
       row.push_back(m.run.q[k][model.DofIndex("theta" + std::to_string(i))]);
@@ -328,7 +328,7 @@ void DrawMultiPictures(const MultiSetup& s, const MultiRun& m,
     series.title = names[c];
     series.style = "linespoints";
     series.color = PaletteColor(c);
-    for (int k = 1; k <= kFrames; ++k) {
+    for (int k = 1; k <= kMultiEffectorFrames; ++k) {
       const FrameCheck& f = m.checks[k - 1];
       const double v = c == 0 ? f.recursion_vs_pinv
                               : (c == 1 ? f.closed_vs_pinv : f.projector);
@@ -349,22 +349,22 @@ void DrawMultiPictures(const MultiSetup& s, const MultiRun& m,
 // from P2 to P2 + (0, -1)).
 void AddReachClaims(const MultiSetup& s, const SegmentRun& run,
                     const std::string& figures, ExperimentOutput* out) {
-  double final_error = FrameError(run, kFrames);
+  double final_error = FrameError(run, kMultiEffectorFrames);
   double worst_frame = 0.0;
   int converged = 0, max_iterations = 0;
   double mean_iterations = 0.0;
-  for (int k = 1; k <= kFrames; ++k) {
+  for (int k = 1; k <= kMultiEffectorFrames; ++k) {
     worst_frame = std::max(worst_frame, FrameError(run, k));
     converged += run.results[k - 1].converged();
     max_iterations = std::max(max_iterations, run.results[k - 1].iterations);
-    mean_iterations += run.results[k - 1].iterations / double(kFrames);
+    mean_iterations += run.results[k - 1].iterations / double(kMultiEffectorFrames);
   }
   const double worst_jump = MaxJointJump(run.q);
-  const bool reached = converged == kFrames && final_error <= 1e-6;
+  const bool reached = converged == kMultiEffectorFrames && final_error <= 1e-6;
   out->AddClaim(
       {"Every end effector follows its segment to its target",
        figures + ": the figure reaches all targets (picture)",
-       std::to_string(converged) + "/" + std::to_string(kFrames) +
+       std::to_string(converged) + "/" + std::to_string(kMultiEffectorFrames) +
            " frames converged, " + FormatNumber(mean_iterations, 3) +
            " iterations per frame on average (max " +
            std::to_string(max_iterations) + "); largest effector error after "
@@ -408,7 +408,7 @@ void AddTheoremClaims(const MultiSetup& s, const std::vector<FrameCheck>& checks
        "systems (Theorem 6.19)",
        "dtheta_1 = [J1; ...; JM]+ [dX1; ...; dXM] (theorem)",
        "largest relative difference from the stacked pseudo-inverse over " +
-           std::to_string(kFrames) + " frames: " + FormatNumber(rec, 3),
+           std::to_string(kMultiEffectorFrames) + " frames: " + FormatNumber(rec, 3),
        rec <= kTheoremTolerance ? Verdict::kReproduced : Verdict::kDiffers,
        rec <= kTheoremTolerance
            ? "equal to round-off (<= 1e-8) at every frame"
