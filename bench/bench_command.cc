@@ -1,11 +1,15 @@
 #include "bench/bench_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <new>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -94,53 +98,61 @@ bool Selected(const std::vector<std::string>& chosen, const std::string& name) {
   return false;
 }
 
-}  // namespace
-
-int RunBenchCommand(const BenchCommandOptions& o) {
-  std::vector<BenchmarkRobot> robots;
+// The robots to run: the user's URDF chain (--urdf, --base, --tip), or the
+// shipped robots named by --robots (default: all). False after a one-line
+// message on stderr for bad input.
+bool ChooseRobots(const BenchCommandOptions& o,
+                  std::vector<BenchmarkRobot>* robots) {
   if (!o.urdf.empty()) {
     if (o.base_link.empty() || o.tip_link.empty()) {
       std::fprintf(stderr, "iklab bench: --urdf needs --base and --tip\n");
-      return 2;
+      return false;
     }
-    robots.push_back({std::filesystem::path(o.urdf).stem().string(), o.urdf,
-                      o.base_link, o.tip_link});
-  } else {
-    if (!o.targets_csv.empty()) {
+    robots->push_back({std::filesystem::path(o.urdf).stem().string(), o.urdf,
+                       o.base_link, o.tip_link});
+    return true;
+  }
+  if (!o.targets_csv.empty()) {
+    std::fprintf(stderr,
+                 "iklab bench: --targets-csv needs --urdf, --base and "
+                 "--tip (the targets are for one chain)\n");
+    return false;
+  }
+  const std::string data =
+      o.data_dir.empty() ? DataDirectory().string() : o.data_dir;
+  const std::string origin =
+      o.data_dir.empty() ? DataDirectoryOrigin() : "--data";
+  for (const auto& r : StandardRobots(data)) {
+    if (!Selected(o.robots, r.name)) continue;
+    if (!std::filesystem::exists(r.urdf_path)) {
       std::fprintf(stderr,
-                   "iklab bench: --targets-csv needs --urdf, --base and "
-                   "--tip (the targets are for one chain)\n");
-      return 2;
+                   "iklab bench: robot model '%s' not found (data folder "
+                   "from %s); pass --data DIR or set the environment "
+                   "variable IKLAB_DATA_DIR to a folder that holds "
+                   "robots/\n",
+                   r.urdf_path.c_str(), origin.c_str());
+      return false;
     }
-    const std::string data =
-        o.data_dir.empty() ? DataDirectory().string() : o.data_dir;
-    const std::string origin =
-        o.data_dir.empty() ? DataDirectoryOrigin() : "--data";
-    for (const auto& r : StandardRobots(data)) {
-      if (!Selected(o.robots, r.name)) continue;
-      if (!std::filesystem::exists(r.urdf_path)) {
-        std::fprintf(stderr,
-                     "iklab bench: robot model '%s' not found (data folder "
-                     "from %s); pass --data DIR or set the environment "
-                     "variable IKLAB_DATA_DIR to a folder that holds "
-                     "robots/\n",
-                     r.urdf_path.c_str(), origin.c_str());
-        return 2;
-      }
-      robots.push_back(r);
-    }
-    std::fprintf(stderr, "iklab bench: robot models from %s (%s)\n",
-                 data.c_str(), origin.c_str());
-    for (const auto& name : o.robots) {
-      bool known = false;
-      for (const auto& r : StandardRobots(data)) known |= r.name == name;
-      if (!known) {
-        std::fprintf(stderr, "iklab bench: unknown robot '%s'\n", name.c_str());
-        return 2;
-      }
+    robots->push_back(r);
+  }
+  std::fprintf(stderr, "iklab bench: robot models from %s (%s)\n",
+               data.c_str(), origin.c_str());
+  for (const auto& name : o.robots) {
+    bool known = false;
+    for (const auto& r : StandardRobots(data)) known |= r.name == name;
+    if (!known) {
+      std::fprintf(stderr, "iklab bench: unknown robot '%s'\n", name.c_str());
+      return false;
     }
   }
-  // iklab's solvers, then other libraries' (KDL) when built in.
+  return true;
+}
+
+// The solvers to run: iklab's, then other libraries' (KDL) when built in;
+// those named by --solvers (default: all). False after a one-line message
+// naming an unknown solver and the known ones.
+bool ChooseSolvers(const BenchCommandOptions& o,
+                   std::vector<BenchmarkSolver>* solvers) {
   std::vector<BenchmarkSolver> known = PoseSolvers();
   for (auto& s : BaselineSolvers()) known.push_back(std::move(s));
   if (!KdlBaselinesBuilt()) {
@@ -149,9 +161,8 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                  "not built (liborocos-kdl-dev was not found at configure "
                  "time)\n");
   }
-  std::vector<BenchmarkSolver> solvers;
   for (auto& s : known) {
-    if (Selected(o.solvers, s.name)) solvers.push_back(s);
+    if (Selected(o.solvers, s.name)) solvers->push_back(s);
   }
   for (const auto& name : o.solvers) {
     bool found = false;
@@ -164,10 +175,15 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                        : "");
       for (const auto& s : known) std::fprintf(stderr, " %s", s.name.c_str());
       std::fprintf(stderr, "\n");
-      return 2;
+      return false;
     }
   }
+  return true;
+}
 
+// The protocol's settings from the options, after saying which joint limits
+// are read. False after a one-line message when a number is out of range.
+bool MakeSettings(const BenchCommandOptions& o, BenchmarkSettings* settings) {
   std::fprintf(stderr, "iklab bench: joint limits: %s\n",
                o.joint_limits == "hard"
                    ? "hard (URDF <limit> only; --limits soft narrows them "
@@ -175,151 +191,220 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                    : "soft (URDF <limit> narrowed to <safety_controller> "
                      "soft limits where given, as MoveIt and TRAC-IK do; "
                      "--limits hard for <limit> only)");
-  BenchmarkSettings settings;
-  settings.targets = o.targets;
-  settings.seed = o.seed;
-  settings.time_budget_seconds = o.budget_ms * 1e-3;
-  settings.tolerance = o.tolerance;
-  settings.threads = o.threads;
-  if (!(settings.time_budget_seconds > 0.0) ||
-      !std::isfinite(settings.time_budget_seconds) || !(o.tolerance > 0.0) ||
+  settings->targets = o.targets;
+  settings->seed = o.seed;
+  settings->time_budget_seconds = o.budget_ms * 1e-3;
+  settings->tolerance = o.tolerance;
+  settings->threads = o.threads;
+  if (!(settings->time_budget_seconds > 0.0) ||
+      !std::isfinite(settings->time_budget_seconds) || !(o.tolerance > 0.0) ||
       !std::isfinite(o.tolerance) || o.targets < 1 || o.threads < 1) {
     std::fprintf(stderr,
                  "iklab bench: --budget-ms and --tolerance must be finite and "
                  "> 0, --targets and --threads >= 1\n");
-    return 2;
+    return false;
   }
-  // Every file is written into --out: refuse an unusable folder before any
-  // work (not after minutes of solves).
-  PrepareOutputFolder(o.out_dir, "--out");
+  return true;
+}
 
-  std::vector<BenchmarkSummary> summaries;
-  for (const BenchmarkRobot& robot : robots) {
-    std::shared_ptr<const Model> model;
-    try {
-      // iklab does not enforce mimic relations: a chain with a mimic joint
-      // is refused (file:line), never solved as if the joint were free.
-      UrdfOptions urdf_options;
-      urdf_options.mimic = UrdfMimicPolicy::kReject;
-      urdf_options.soft_limits = o.joint_limits == "hard"
-                                     ? UrdfSoftLimits::kIgnore
-                                     : UrdfSoftLimits::kNarrow;
-      UrdfFigure urdf = LoadUrdfChain(robot.urdf_path, robot.base_link,
-                                      robot.tip_link, urdf_options);
-      model = std::make_shared<const Model>(urdf.figure.Compile());
-      if (!urdf.soft_limited_joints.empty()) {
-        std::fprintf(stderr,
-                     "%s: soft limits narrow %zu joint(s):", robot.name.c_str(),
-                     urdf.soft_limited_joints.size());
-        for (const auto& j : urdf.soft_limited_joints) {
-          std::fprintf(stderr, " %s", j.c_str());
-        }
-        std::fprintf(stderr, "\n");
+// The robot's chain, compiled; says which joints soft limits narrowed. Null
+// after a one-line message for a chain that cannot be read or has nothing to
+// solve.
+std::shared_ptr<const Model> LoadRobot(const BenchmarkRobot& robot,
+                                       const std::string& joint_limits) {
+  std::shared_ptr<const Model> model;
+  try {
+    // iklab does not enforce mimic relations: a chain with a mimic joint
+    // is refused (file:line), never solved as if the joint were free.
+    UrdfOptions urdf_options;
+    urdf_options.mimic = UrdfMimicPolicy::kReject;
+    urdf_options.soft_limits = joint_limits == "hard" ? UrdfSoftLimits::kIgnore
+                                                      : UrdfSoftLimits::kNarrow;
+    UrdfFigure urdf = LoadUrdfChain(robot.urdf_path, robot.base_link,
+                                    robot.tip_link, urdf_options);
+    model = std::make_shared<const Model>(urdf.figure.Compile());
+    if (!urdf.soft_limited_joints.empty()) {
+      std::fprintf(stderr,
+                   "%s: soft limits narrow %zu joint(s):", robot.name.c_str(),
+                   urdf.soft_limited_joints.size());
+      for (const auto& j : urdf.soft_limited_joints) {
+        std::fprintf(stderr, " %s", j.c_str());
       }
+      std::fprintf(stderr, "\n");
+    }
+  } catch (const std::bad_alloc&) {
+    throw;  // RunCommandLine says "out of memory" and what to reduce
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "iklab bench: %s\n", e.what());
+    return nullptr;
+  }
+  if (model->nq() == 0) {
+    std::fprintf(stderr,
+                 "iklab bench: %s: the chain %s -> %s has no moving joints "
+                 "(0 coordinates), so there is nothing to solve; choose a "
+                 "--base and --tip with joints between them\n",
+                 robot.urdf_path.c_str(), robot.base_link.c_str(),
+                 robot.tip_link.c_str());
+    return nullptr;
+  }
+  return model;
+}
+
+// One robot's targets of one seed mode, as the solvers of RunSolver take
+// them.
+struct TargetSet {
+  const BenchmarkRobot* robot = nullptr;
+  std::shared_ptr<const Model> model;
+  int site = 0;
+  /// The seed mode as the console says it ("mid-limits", "random"), and as
+  /// the summaries and file names say it ("csv" for --targets-csv).
+  std::string mode_name;
+  std::string seed_mode;
+  std::vector<BenchmarkTarget> targets;
+  std::string outcomes_csv;
+};
+
+// Runs one solver on one target set: prints its line (or why it does not
+// apply: then returns nothing), notes invalid-input refusals, and writes
+// the per-target outcomes (appended to the earlier solvers' when `append`).
+std::optional<BenchmarkSummary> RunSolver(const TargetSet& set,
+                                          const BenchmarkSolver& solver,
+                                          const BenchmarkSettings& settings,
+                                          bool append) {
+  const char* robot = set.robot->name.c_str();
+  const char* mode = set.mode_name.c_str();
+  const std::string not_applicable =
+      NotApplicable(solver, *set.model, set.site);
+  if (!not_applicable.empty()) {
+    std::fprintf(stderr, "%-12s %-10s %-24s n/a (%s)\n", robot, mode,
+                 solver.name.c_str(), not_applicable.c_str());
+    return std::nullopt;
+  }
+  std::fprintf(stderr, "%-12s %-10s %-24s ...", robot, mode,
+               solver.name.c_str());
+  std::fflush(stderr);
+  const auto outcomes =
+      RunTargets(set.model, set.site, set.targets, solver, settings);
+  const BenchmarkSummary s =
+      Summarize(set.robot->name, solver.name, set.seed_mode, set.model->nq(),
+                outcomes, settings.time_budget_seconds);
+  std::fprintf(stderr,
+               "\r%-12s %-10s %-24s rate %8.4f %%  mean %9.1f us  "
+               "median %8.1f us  p99 %8.1f us%s%s\n",
+               robot, mode, solver.name.c_str(), 100.0 * s.solve_rate,
+               s.mean_us, s.median_us, s.p99_us,
+               s.false_claims ? "  FALSE CLAIMS" : "",
+               s.overruns ? "  OVERRUNS" : "");
+  // A solver that cannot take this chain says why, once, here (not
+  // only in a status column of the per-target CSV).
+  int invalid = 0;
+  const std::string* why = nullptr;
+  for (const TargetOutcome& outcome : outcomes) {
+    if (outcome.status != SolveStatus::kInvalidInput) continue;
+    ++invalid;
+    if (why == nullptr) why = &outcome.invalid_input;
+  }
+  if (invalid > 0) {
+    std::fprintf(stderr,
+                 "iklab bench: note: %s: %d of %zu solve(s) reported "
+                 "invalid input: %s\n",
+                 solver.name.c_str(), invalid, outcomes.size(), why->c_str());
+  }
+  WriteOutcomesCsv(set.outcomes_csv, *set.model, solver.name, outcomes,
+                   append);
+  return s;
+}
+
+// Every solver on every seed mode of one robot (once on --targets-csv's
+// targets, which fix the seeds); appends the summaries. False after a
+// one-line message for a robot or target file that cannot be used.
+bool RunRobot(const BenchCommandOptions& o, const BenchmarkRobot& robot,
+              const std::vector<BenchmarkSolver>& solvers,
+              const BenchmarkSettings& settings,
+              std::vector<BenchmarkSummary>* summaries) {
+  TargetSet set;
+  set.robot = &robot;
+  set.model = LoadRobot(robot, o.joint_limits);
+  if (set.model == nullptr) return false;
+  const Model& model = *set.model;
+  // Targets and outcomes of one robot: a pose, a seed and a solution each,
+  // checked before they are allocated.
+  CheckMemoryEstimate(
+      static_cast<double>(o.targets) *
+          (sizeof(BenchmarkTarget) + sizeof(TargetOutcome) + 64.0 +
+           2.0 * sizeof(double) * model.nq()),
+      std::to_string(o.targets) + " targets of " + robot.name,
+      "reduce --targets");
+  set.site = model.SiteIndex(robot.tip_link);
+  for (const std::string& mode_name : o.seed_modes) {
+    const SeedMode mode =
+        mode_name == "random" ? SeedMode::kRandom : SeedMode::kMidLimits;
+    try {
+      set.targets =
+          o.targets_csv.empty()
+              ? GenerateTargets(model, set.site, o.targets, o.seed, mode)
+              : ReadTargetsCsv(o.targets_csv, model.nq());
     } catch (const std::bad_alloc&) {
       throw;  // RunCommandLine says "out of memory" and what to reduce
     } catch (const std::exception& e) {
       std::fprintf(stderr, "iklab bench: %s\n", e.what());
-      return 2;
+      return false;
     }
-    if (model->nq() == 0) {
-      std::fprintf(stderr,
-                   "iklab bench: %s: the chain %s -> %s has no moving joints "
-                   "(0 coordinates), so there is nothing to solve; choose a "
-                   "--base and --tip with joints between them\n",
-                   robot.urdf_path.c_str(), robot.base_link.c_str(),
-                   robot.tip_link.c_str());
-      return 2;
+    set.mode_name = mode_name;
+    set.seed_mode = o.targets_csv.empty() ? mode_name : "csv";
+    const std::string stem = o.out_dir + "/" + robot.name + "_" + set.seed_mode;
+    WriteTargetsCsv(stem + "_targets.csv", model, set.targets);
+    set.outcomes_csv = stem + "_outcomes.csv";
+    bool first = true;
+    for (const BenchmarkSolver& solver : solvers) {
+      const std::optional<BenchmarkSummary> s =
+          RunSolver(set, solver, settings, /*append=*/!first);
+      if (!s) continue;
+      first = false;
+      summaries->push_back(*s);
     }
-    // Targets and outcomes of one robot: a pose, a seed and a solution each,
-    // checked before they are allocated.
-    CheckMemoryEstimate(
-        static_cast<double>(o.targets) *
-            (sizeof(BenchmarkTarget) + sizeof(TargetOutcome) + 64.0 +
-             2.0 * sizeof(double) * model->nq()),
-        std::to_string(o.targets) + " targets of " + robot.name,
-        "reduce --targets");
-    const int site = model->SiteIndex(robot.tip_link);
-    for (const std::string& mode_name : o.seed_modes) {
-      const SeedMode mode =
-          mode_name == "random" ? SeedMode::kRandom : SeedMode::kMidLimits;
-      std::vector<BenchmarkTarget> targets;
-      try {
-        targets = o.targets_csv.empty()
-                      ? GenerateTargets(*model, site, o.targets, o.seed, mode)
-                      : ReadTargetsCsv(o.targets_csv, model->nq());
-      } catch (const std::bad_alloc&) {
-        throw;  // RunCommandLine says "out of memory" and what to reduce
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "iklab bench: %s\n", e.what());
-        return 2;
-      }
-      const std::string stem = robot.name + "_" +
-                               (o.targets_csv.empty() ? mode_name : "csv");
-      WriteTargetsCsv(o.out_dir + "/" + stem + "_targets.csv", *model, targets);
-      bool first = true;
-      for (const BenchmarkSolver& solver : solvers) {
-        const std::string not_applicable =
-            NotApplicable(solver, *model, site);
-        if (!not_applicable.empty()) {
-          std::fprintf(stderr, "%-12s %-10s %-24s n/a (%s)\n",
-                       robot.name.c_str(), mode_name.c_str(),
-                       solver.name.c_str(), not_applicable.c_str());
-          continue;
-        }
-        std::fprintf(stderr, "%-12s %-10s %-24s ...", robot.name.c_str(),
-                     mode_name.c_str(), solver.name.c_str());
-        std::fflush(stderr);
-        const auto outcomes =
-            RunTargets(model, site, targets, solver, settings);
-        const BenchmarkSummary s = Summarize(
-            robot.name, solver.name, o.targets_csv.empty() ? mode_name : "csv",
-            model->nq(), outcomes, settings.time_budget_seconds);
-        std::fprintf(stderr,
-                     "\r%-12s %-10s %-24s rate %8.4f %%  mean %9.1f us  "
-                     "median %8.1f us  p99 %8.1f us%s%s\n",
-                     robot.name.c_str(), mode_name.c_str(), solver.name.c_str(),
-                     100.0 * s.solve_rate, s.mean_us, s.median_us, s.p99_us,
-                     s.false_claims ? "  FALSE CLAIMS" : "",
-                     s.overruns ? "  OVERRUNS" : "");
-        // A solver that cannot take this chain says why, once, here (not
-        // only in a status column of the per-target CSV).
-        int invalid = 0;
-        const std::string* why = nullptr;
-        for (const TargetOutcome& outcome : outcomes) {
-          if (outcome.status != SolveStatus::kInvalidInput) continue;
-          ++invalid;
-          if (why == nullptr) why = &outcome.invalid_input;
-        }
-        if (invalid > 0) {
-          std::fprintf(stderr,
-                       "iklab bench: note: %s: %d of %zu solve(s) reported "
-                       "invalid input: %s\n",
-                       solver.name.c_str(), invalid, outcomes.size(),
-                       why->c_str());
-        }
-        WriteOutcomesCsv(o.out_dir + "/" + stem + "_outcomes.csv", *model,
-                         solver.name, outcomes, !first);
-        first = false;
-        summaries.push_back(s);
-      }
-      if (!o.targets_csv.empty()) break;  // the CSV fixes the seeds
-    }
+    if (!o.targets_csv.empty()) break;  // the CSV fixes the seeds
   }
+  return true;
+}
 
-  // Summary: CSV, JSON, Markdown.
-  nlohmann::json json;
-  json["machine"] = MachineDescription();
-  json["settings"] = {{"targets", o.targets},
-                      {"seed", o.seed},
-                      {"budget_ms", o.budget_ms},
-                      {"tolerance", o.tolerance},
-                      {"threads", o.threads},
-                      {"joint_limits", o.joint_limits},
-                      {"kdl_baselines_built", KdlBaselinesBuilt()}};
-  std::ofstream csv(o.out_dir + "/summary.csv");
+// Determinism: with a budget that never binds, results are bit-identical
+// run to run (iteration and evaluation caps decide); once a solve overruns
+// (a solver stops between bounded units of work, or the OS preempts it)
+// the outcome depends on timing. This note says so wherever the results
+// go; empty when no solve overran.
+std::string OverrunNote(const std::vector<BenchmarkSummary>& summaries) {
+  int overruns = 0;
+  double worst = 0.0;
+  for (const BenchmarkSummary& s : summaries) {
+    overruns += s.overruns;
+    worst = std::max(worst, s.worst_overrun_ratio);
+  }
+  if (overruns == 0) return "";
+  return "note: " + std::to_string(overruns) +
+         " solve(s) overran the --budget-ms budget (worst " + Fixed(worst, 1) +
+         "x the budget; counted as failures): the budget binds, so these "
+         "results depend on timing and are not bit-reproducible; raise "
+         "--budget-ms for reproducible results";
+}
+
+void WriteSummaryCsv(const std::string& path,
+                     const std::vector<BenchmarkSummary>& summaries) {
+  std::ofstream csv(path);
   csv << "robot,dofs,seed_mode,solver,targets,solve_rate,mean_us,median_us,"
          "p95_us,p99_us,mean_iterations,false_claims,overruns\n";
+  for (const BenchmarkSummary& s : summaries) {
+    csv << s.robot << "," << s.dofs << "," << s.seed_mode << "," << s.solver
+        << "," << s.targets << "," << s.solve_rate << "," << s.mean_us << ","
+        << s.median_us << "," << s.p95_us << "," << s.p99_us << ","
+        << s.mean_iterations << "," << s.false_claims << "," << s.overruns
+        << "\n";
+  }
+}
+
+void WriteSummaryMarkdown(const BenchCommandOptions& o,
+                          const std::vector<BenchmarkSummary>& summaries,
+                          const std::string& note) {
   std::ofstream md(o.out_dir + "/summary.md");
   md << "Joint limits: " << o.joint_limits
      << (o.joint_limits == "soft"
@@ -331,16 +416,32 @@ int RunBenchCommand(const BenchCommandOptions& o) {
         "p95 µs | p99 µs | iterations |\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
   for (const BenchmarkSummary& s : summaries) {
-    csv << s.robot << "," << s.dofs << "," << s.seed_mode << "," << s.solver
-        << "," << s.targets << "," << s.solve_rate << "," << s.mean_us << ","
-        << s.median_us << "," << s.p95_us << "," << s.p99_us << ","
-        << s.mean_iterations << "," << s.false_claims << "," << s.overruns
-        << "\n";
     md << "| " << s.robot << " | " << s.dofs << " | " << s.seed_mode << " | "
        << s.solver << " | " << Fixed(100.0 * s.solve_rate, 2) << " % | "
        << Fixed(s.mean_us, 1) << " | " << Fixed(s.median_us, 1) << " | "
        << Fixed(s.p95_us, 1) << " | " << Fixed(s.p99_us, 1) << " | "
        << Fixed(s.mean_iterations, 1) << " |\n";
+  }
+  if (!note.empty()) md << "\n" << note << "\n";
+  if (!KdlBaselinesBuilt()) {
+    md << "\nKDL baselines (kdl-lma, kdl-nr-jl) were not built: "
+          "liborocos-kdl-dev was not found at configure time.\n";
+  }
+}
+
+void WriteSummaryJson(const BenchCommandOptions& o,
+                      const std::vector<BenchmarkSummary>& summaries,
+                      const std::string& note) {
+  nlohmann::json json;
+  json["machine"] = MachineDescription();
+  json["settings"] = {{"targets", o.targets},
+                      {"seed", o.seed},
+                      {"budget_ms", o.budget_ms},
+                      {"tolerance", o.tolerance},
+                      {"threads", o.threads},
+                      {"joint_limits", o.joint_limits},
+                      {"kdl_baselines_built", KdlBaselinesBuilt()}};
+  for (const BenchmarkSummary& s : summaries) {
     json["results"].push_back({{"robot", s.robot},
                                {"dofs", s.dofs},
                                {"seed_mode", s.seed_mode},
@@ -356,32 +457,35 @@ int RunBenchCommand(const BenchCommandOptions& o) {
                                {"overruns", s.overruns},
                                {"worst_overrun_ratio", s.worst_overrun_ratio}});
   }
-  // Determinism: with a budget that never binds, results are bit-identical
-  // run to run (iteration and evaluation caps decide); once a solve overruns
-  // (a solver stops between bounded units of work, or the OS preempts it)
-  // the outcome depends on timing. Say so wherever the results go.
-  int overruns = 0;
-  double worst = 0.0;
-  for (const BenchmarkSummary& s : summaries) {
-    overruns += s.overruns;
-    worst = std::max(worst, s.worst_overrun_ratio);
-  }
-  if (overruns > 0) {
-    const std::string note =
-        "note: " + std::to_string(overruns) +
-        " solve(s) overran the --budget-ms budget (worst " + Fixed(worst, 1) +
-        "x the budget; counted as failures): the budget binds, so these "
-        "results depend on timing and are not bit-reproducible; raise "
-        "--budget-ms for reproducible results";
-    std::fprintf(stderr, "iklab bench: %s\n", note.c_str());
-    md << "\n" << note << "\n";
-    json["note"] = note;
-  }
-  if (!KdlBaselinesBuilt()) {
-    md << "\nKDL baselines (kdl-lma, kdl-nr-jl) were not built: "
-          "liborocos-kdl-dev was not found at configure time.\n";
-  }
+  if (!note.empty()) json["note"] = note;
   std::ofstream(o.out_dir + "/summary.json") << json.dump(2) << "\n";
+}
+
+}  // namespace
+
+int RunBenchCommand(const BenchCommandOptions& o) {
+  std::vector<BenchmarkRobot> robots;
+  std::vector<BenchmarkSolver> solvers;
+  BenchmarkSettings settings;
+  if (!ChooseRobots(o, &robots) || !ChooseSolvers(o, &solvers) ||
+      !MakeSettings(o, &settings)) {
+    return 2;
+  }
+  // Every file is written into --out: refuse an unusable folder before any
+  // work (not after minutes of solves).
+  PrepareOutputFolder(o.out_dir, "--out");
+
+  std::vector<BenchmarkSummary> summaries;
+  for (const BenchmarkRobot& robot : robots) {
+    if (!RunRobot(o, robot, solvers, settings, &summaries)) return 2;
+  }
+
+  // Summary: CSV, Markdown, JSON.
+  const std::string note = OverrunNote(summaries);
+  if (!note.empty()) std::fprintf(stderr, "iklab bench: %s\n", note.c_str());
+  WriteSummaryCsv(o.out_dir + "/summary.csv", summaries);
+  WriteSummaryMarkdown(o, summaries, note);
+  WriteSummaryJson(o, summaries, note);
   std::printf("Results: %s/summary.md (and .csv, .json, per-target CSVs)\n",
               o.out_dir.c_str());
   return 0;

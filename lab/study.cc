@@ -4,37 +4,28 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
-#include <map>
 #include <mutex>
 #include <set>
 #include <stdexcept>
 #include <thread>
 #include <utility>
 
-#include <Eigen/Geometry>
-
-#include "constraints/aiming_goal.h"
-#include "constraints/composite_goals.h"
-#include "constraints/distance_goals.h"
-#include "constraints/joint_goals.h"
-#include "constraints/orientation_goal.h"
-#include "constraints/plane_goal.h"
-#include "constraints/position_goal.h"
-#include "constraints/position_orientation_goal.h"
 #include "constraints/regularizers.h"
-#include "constraints/relative_pose_goal.h"
-#include "constraints/tolerance_goals.h"
-#include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
 #include "solvers/registry.h"
+
+// The study runner (declared in lab/study.h): trials made from their own
+// generators, every solver on every trial across the worker threads, each
+// answer verified independently of its solver, then the summaries
+// (study_statistics.cc) and the convergence traces. The goal specifications
+// and scenarios are in study_scenarios.cc.
 
 namespace iklab {
 
 namespace {
 
-using internal::MaxAngle;
-using internal::MaxPosition;
 using internal::RandomModelPose;
 
 constexpr double kBoundsSlack = 1e-9;
@@ -52,240 +43,6 @@ std::uint64_t Mix(std::uint64_t seed, std::uint64_t trial,
 }
 
 enum Stream : std::uint64_t { kScenario = 0, kStart = 1, kRestarts = 2 };
-
-
-Eigen::Vector3d RandomUnitVector(std::mt19937_64* rng) {
-  std::normal_distribution<double> normal;
-  Eigen::Vector3d v;
-  do {
-    v = Eigen::Vector3d(normal(*rng), normal(*rng), normal(*rng));
-  } while (v.norm() < 1e-6);
-  return v.normalized();
-}
-
-void CheckSpec(const Model& model, const GoalSpec& spec, bool nested,
-               const std::string& where) {
-  auto fail = [&](const std::string& what) {
-    throw std::invalid_argument(where + " (" + GoalKindName(spec.kind) +
-                                "): " + what);
-  };
-  if (!(spec.weight >= 0.0) || !std::isfinite(spec.weight)) {
-    fail("weight must be finite and >= 0, got " + std::to_string(spec.weight));
-  }
-  const bool composite = spec.kind == GoalKind::kWeightedSum ||
-                         spec.kind == GoalKind::kDisjunctive;
-  if (composite) {
-    if (nested) fail("sums and disjunctions cannot be nested");
-    if (spec.parts.empty()) fail("needs at least one part");
-    for (std::size_t i = 0; i < spec.parts.size(); ++i) {
-      CheckSpec(model, spec.parts[i], true,
-                where + ", part " + std::to_string(i + 1));
-    }
-    return;
-  }
-  const GoalKind kind = spec.kind;
-  const bool joint_goal =
-      kind == GoalKind::kJointRange || kind == GoalKind::kJointPosture;
-  const auto check_site = [&](const std::string& site, const char* field) {
-    for (int s = 0; s < model.num_sites(); ++s) {
-      if (model.site_name(s) == site) return;
-    }
-    std::string sites;
-    for (int s = 0; s < model.num_sites(); ++s) {
-      sites += (s ? ", " : "") + model.site_name(s);
-    }
-    fail(std::string("unknown ") + field + " '" + site +
-         "'; the model's sites are: " + sites);
-  };
-  if (!joint_goal) check_site(spec.site, "site");
-  if (kind == GoalKind::kSiteDistance || kind == GoalKind::kRelativePose) {
-    check_site(spec.other_site, "other_site");
-    if (spec.other_site == spec.site) {
-      fail("site and other_site must differ; both are '" + spec.site + "'");
-    }
-  }
-  const auto positive = [&](double value, const std::string& what) {
-    if (!(value > 0.0) || !std::isfinite(value)) {
-      fail(what + " must be finite and > 0, got " + std::to_string(value));
-    }
-  };
-  if ((kind == GoalKind::kCone || kind == GoalKind::kGaze) &&
-      (!(spec.angle >= 0.0 && spec.angle <= M_PI))) {
-    fail("cone angle must be in [0, pi] radians, got " +
-         std::to_string(spec.angle));
-  }
-  if (kind == GoalKind::kOrientationBox &&
-      !(spec.angle > 0.0 && spec.angle < M_PI)) {
-    fail("orientation box half-width (angle) must be in (0, pi) radians, "
-         "got " +
-         std::to_string(spec.angle));
-  }
-  if (kind == GoalKind::kJointRange) positive(spec.angle, "joint range half-width (angle)");
-  if (kind == GoalKind::kPositionBox) positive(spec.tolerance, "box tolerance");
-  if (kind == GoalKind::kPointDistance || kind == GoalKind::kSiteDistance) {
-    positive(spec.tolerance, "distance tolerance");
-  }
-  if ((kind == GoalKind::kAxis || kind == GoalKind::kAiming ||
-       kind == GoalKind::kCone || kind == GoalKind::kGaze) &&
-      (!spec.axis.allFinite() || spec.axis.norm() < 1e-9)) {
-    fail("axis must be a finite non-zero vector");
-  }
-  if (kind == GoalKind::kAiming || kind == GoalKind::kGaze) {
-    positive(spec.distance, "aim distance");
-  }
-  if (kind == GoalKind::kPointDistance) positive(spec.distance, "distance");
-  if (kind == GoalKind::kPose &&
-      (!(spec.rotation_weight >= 0.0) || !std::isfinite(spec.rotation_weight))) {
-    fail("rotation weight must be finite and >= 0, got " +
-         std::to_string(spec.rotation_weight));
-  }
-  if (kind == GoalKind::kRelativePose) {
-    positive(spec.rotation_weight, "rotation weight (length per radian)");
-  }
-  if (joint_goal) {
-    std::set<int> seen;
-    for (const int c : spec.coordinates) {
-      if (c < 0 || c >= model.nq()) {
-        fail("coordinate " + std::to_string(c) + " is outside [0, " +
-             std::to_string(model.nq()) + ")");
-      }
-      if (!seen.insert(c).second) {
-        fail("coordinate " + std::to_string(c) + " is listed twice");
-      }
-    }
-  }
-}
-
-// The coordinates of a joint goal: the spec's, or every coordinate.
-std::vector<int> JointCoordinates(const Model& model, const GoalSpec& spec) {
-  if (!spec.coordinates.empty()) return spec.coordinates;
-  std::vector<int> all(model.nq());
-  for (int i = 0; i < model.nq(); ++i) all[i] = i;
-  return all;
-}
-
-// A goal met at the pose q, whose FK is in `data`.
-std::shared_ptr<const Goal> MakeSimpleGoal(const Model& model,
-                                           const Eigen::VectorXd& q,
-                                           const Data& data,
-                                           const GoalSpec& spec,
-                                           std::mt19937_64* rng) {
-  if (spec.kind == GoalKind::kJointRange || spec.kind == GoalKind::kJointPosture) {
-    const std::vector<int> coordinates = JointCoordinates(model, spec);
-    Eigen::VectorXd at(coordinates.size());
-    for (std::size_t i = 0; i < coordinates.size(); ++i) at[i] = q[coordinates[i]];
-    if (spec.kind == GoalKind::kJointPosture) {
-      return std::make_shared<JointPostureGoal>(model, coordinates, at,
-                                                spec.weight);
-    }
-    return std::make_shared<JointRangeGoal>(
-        model, coordinates, at.array() - spec.angle, at.array() + spec.angle,
-        spec.weight);
-  }
-  const int site = model.SiteIndex(spec.site);
-  const Eigen::Isometry3d X = SitePose(model, data, site);
-  const Eigen::Vector3d axis = spec.axis.normalized();
-  switch (spec.kind) {
-    case GoalKind::kPosition:
-      return std::make_shared<PositionGoal>(model, spec.site, X.translation(),
-                                            spec.weight);
-    case GoalKind::kOrientation:
-      return std::make_shared<OrientationGoal>(model, spec.site, X.linear(),
-                                               spec.weight);
-    case GoalKind::kPose: {
-      PositionOrientationScales scales;
-      scales.w_o = spec.rotation_weight * spec.rotation_weight;
-      return std::make_shared<PositionOrientationGoal>(model, spec.site, X,
-                                                       spec.weight, scales);
-    }
-    case GoalKind::kAxis:
-      return std::make_shared<AxisGoal>(model, spec.site, axis,
-                                        X.linear() * axis, spec.weight);
-    case GoalKind::kAiming:
-      return std::make_shared<AimingGoal>(
-          model, spec.site, axis,
-          X.translation() + spec.distance * (X.linear() * axis), spec.weight);
-    case GoalKind::kPlane:
-      return std::make_shared<PlaneGoal>(model, spec.site, X.translation(),
-                                         RandomUnitVector(rng), spec.weight);
-    case GoalKind::kCone:
-      return std::make_shared<ConeGoal>(model, spec.site, axis,
-                                        X.linear() * axis, spec.angle,
-                                        spec.weight);
-    case GoalKind::kPositionBox:
-      return std::make_shared<PositionBoxGoal>(
-          model, spec.site, X, Eigen::Vector3d::Constant(-spec.tolerance),
-          Eigen::Vector3d::Constant(spec.tolerance), spec.weight);
-    case GoalKind::kGaze:
-      return std::make_shared<GazeGoal>(
-          model, spec.site, axis,
-          X.translation() + spec.distance * (X.linear() * axis), spec.angle,
-          spec.weight);
-    case GoalKind::kOrientationBox:
-      return std::make_shared<OrientationBoxGoal>(
-          model, spec.site, X.linear(), Eigen::Vector3d::Constant(-spec.angle),
-          Eigen::Vector3d::Constant(spec.angle), spec.weight);
-    case GoalKind::kPointDistance:
-      return std::make_shared<PointDistanceGoal>(
-          model, spec.site,
-          X.translation() + spec.distance * RandomUnitVector(rng),
-          std::max(0.0, spec.distance - spec.tolerance),
-          spec.distance + spec.tolerance, spec.weight);
-    case GoalKind::kSiteDistance: {
-      const double d =
-          (X.translation() -
-           SitePose(model, data, model.SiteIndex(spec.other_site)).translation())
-              .norm();
-      return std::make_shared<SiteDistanceGoal>(
-          model, spec.site, spec.other_site, std::max(0.0, d - spec.tolerance),
-          d + spec.tolerance, spec.weight);
-    }
-    case GoalKind::kRelativePose: {
-      // B = site held in the frame of A = other_site.
-      const Eigen::Isometry3d X_AB =
-          SitePose(model, data, model.SiteIndex(spec.other_site)).inverse() * X;
-      RelativePoseParts parts;
-      parts.orientation = !spec.position_only;
-      parts.length_per_radian = spec.rotation_weight;
-      return std::make_shared<RelativePoseGoal>(model, spec.other_site,
-                                                spec.site, X_AB, spec.weight,
-                                                parts);
-    }
-    case GoalKind::kJointRange:
-    case GoalKind::kJointPosture:
-    case GoalKind::kWeightedSum:
-    case GoalKind::kDisjunctive:
-      break;
-  }
-  throw std::logic_error("MakeSimpleGoal: composite or joint goal kind");
-}
-
-std::shared_ptr<const Goal> MakeGoal(const Model& model,
-                                     const Eigen::VectorXd& q, const Data& data,
-                                     const GoalSpec& spec,
-                                     std::mt19937_64* rng) {
-  if (spec.kind == GoalKind::kWeightedSum) {
-    std::vector<std::shared_ptr<const Goal>> parts;
-    for (const GoalSpec& part : spec.parts) {
-      parts.push_back(MakeSimpleGoal(model, q, data, part, rng));
-    }
-    return std::make_shared<WeightedSumGoal>(std::move(parts), spec.weight);
-  }
-  if (spec.kind == GoalKind::kDisjunctive) {
-    // The first alternative is met at the generating pose; the others at
-    // other random poses, so "any one of" has a real choice to make.
-    std::vector<std::shared_ptr<const Goal>> parts;
-    parts.push_back(MakeSimpleGoal(model, q, data, spec.parts[0], rng));
-    Data other(model);
-    for (std::size_t i = 1; i < spec.parts.size(); ++i) {
-      const Eigen::VectorXd q_other = RandomModelPose(model, rng);
-      ForwardKinematics(model, q_other, &other);
-      parts.push_back(MakeSimpleGoal(model, q_other, other, spec.parts[i], rng));
-    }
-    return std::make_shared<DisjunctiveGoal>(std::move(parts), spec.weight);
-  }
-  return MakeSimpleGoal(model, q, data, spec, rng);
-}
 
 bool WithinTolerance(const Study& study, const std::vector<GoalError>& errors) {
   for (const GoalError& e : errors) {
@@ -434,64 +191,6 @@ void Verify(const Study& study, const Problem& problem, const Result& result,
                          constraints_hold && WithinTolerance(study, record->errors);
 }
 
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(v.begin(), v.end());
-  const double rank = p * (v.size() - 1);
-  const std::size_t lo = static_cast<std::size_t>(std::floor(rank));
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (rank - lo) * (v[hi] - v[lo]);
-}
-
-
-SolverSummary Summarize(const Study& study, const StudyResult& result,
-                        int solver) {
-  SolverSummary s;
-  s.label = study.solvers[solver].label;
-  std::vector<double> us, position, angle;
-  std::map<std::string, int> statuses;
-  double iterations = 0.0;
-  int invalid = 0;
-  std::string first_invalid;
-  double steps = 0.0;
-  int step_count = 0;
-  for (const StudyRecord* r : result.Of(solver)) {
-    ++s.solves;
-    s.successes += r->verified;
-    s.false_claims += r->claimed && !r->verified;
-    us.push_back(r->microseconds);
-    position.push_back(MaxPosition(r->errors));
-    angle.push_back(MaxAngle(r->errors));
-    iterations += r->iterations;
-    ++statuses[SolveStatusName(r->status)];
-    if (r->status == SolveStatus::kInvalidInput) {
-      if (invalid++ == 0) first_invalid = r->message;
-    }
-    if (result.trajectory && r->q.size() == r->q0.size() &&
-        r->q.allFinite() && r->q0.allFinite()) {
-      // The step this frame took from the pose it started at.
-      const double step = (r->q - r->q0).norm();
-      steps += step;
-      s.max_joint_step = std::max(s.max_joint_step, step);
-      ++step_count;
-    }
-  }
-  if (s.solves == 0) return s;
-  s.success_rate = static_cast<double>(s.successes) / s.solves;
-  s.mean_us = 0.0;
-  for (double u : us) s.mean_us += u / s.solves;
-  s.median_us = Percentile(us, 0.5);
-  s.p95_us = Percentile(us, 0.95);
-  s.p99_us = Percentile(us, 0.99);
-  s.mean_iterations = iterations / s.solves;
-  s.median_position_error = Percentile(position, 0.5);
-  s.median_angle_error = Percentile(angle, 0.5);
-  for (const auto& [name, count] : statuses) s.statuses.emplace_back(name, count);
-  if (invalid == s.solves) s.rejected = first_invalid;
-  if (step_count > 0) s.mean_joint_step = steps / step_count;
-  return s;
-}
-
 // Solves one trial with one solver; appends its records (one per frame).
 void SolveTrial(const Study& study, const Scenario& scenario, int solver_index,
                 int index, Eigen::VectorXd* previous,
@@ -551,29 +250,6 @@ void SolveTrial(const Study& study, const Scenario& scenario, int solver_index,
 
 }  // namespace
 
-const char* GoalKindName(GoalKind kind) {
-  switch (kind) {
-    case GoalKind::kPosition: return "position";
-    case GoalKind::kOrientation: return "orientation";
-    case GoalKind::kPose: return "pose";
-    case GoalKind::kAxis: return "axis";
-    case GoalKind::kAiming: return "aiming";
-    case GoalKind::kPlane: return "plane";
-    case GoalKind::kWeightedSum: return "weighted-sum";
-    case GoalKind::kDisjunctive: return "any-of";
-    case GoalKind::kCone: return "cone";
-    case GoalKind::kPositionBox: return "position-box";
-    case GoalKind::kGaze: return "gaze";
-    case GoalKind::kOrientationBox: return "orientation-box";
-    case GoalKind::kPointDistance: return "distance";
-    case GoalKind::kSiteDistance: return "site-distance";
-    case GoalKind::kRelativePose: return "relative-pose";
-    case GoalKind::kJointRange: return "joint-range";
-    case GoalKind::kJointPosture: return "joint-posture";
-  }
-  return "unknown";
-}
-
 const char* StartPoseName(StartPose start) {
   switch (start) {
     case StartPose::kMidLimits: return "mid-limits";
@@ -582,228 +258,6 @@ const char* StartPoseName(StartPose start) {
     case StartPose::kPreviousTrial: return "previous trial";
   }
   return "unknown";
-}
-
-GoalSpec GoalSpec::Position(std::string site, double weight) {
-  GoalSpec g;
-  g.kind = GoalKind::kPosition;
-  g.site = std::move(site);
-  g.weight = weight;
-  return g;
-}
-GoalSpec GoalSpec::Orientation(std::string site, double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kOrientation;
-  return g;
-}
-GoalSpec GoalSpec::Pose(std::string site, double rotation_weight,
-                        double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kPose;
-  g.rotation_weight = rotation_weight;
-  return g;
-}
-GoalSpec GoalSpec::Axis(std::string site, Eigen::Vector3d axis, double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kAxis;
-  g.axis = axis;
-  return g;
-}
-GoalSpec GoalSpec::Aiming(std::string site, Eigen::Vector3d axis,
-                          double distance, double weight) {
-  GoalSpec g = Axis(std::move(site), axis, weight);
-  g.kind = GoalKind::kAiming;
-  g.distance = distance;
-  return g;
-}
-GoalSpec GoalSpec::Plane(std::string site, double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kPlane;
-  return g;
-}
-GoalSpec GoalSpec::Cone(std::string site, Eigen::Vector3d axis, double angle,
-                        double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kCone;
-  g.axis = std::move(axis);
-  g.angle = angle;
-  return g;
-}
-GoalSpec GoalSpec::PositionBox(std::string site, double tolerance,
-                               double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kPositionBox;
-  g.tolerance = tolerance;
-  return g;
-}
-GoalSpec GoalSpec::Gaze(std::string site, Eigen::Vector3d axis, double angle,
-                        double distance, double weight) {
-  GoalSpec g = Cone(std::move(site), std::move(axis), angle, weight);
-  g.kind = GoalKind::kGaze;
-  g.distance = distance;
-  return g;
-}
-GoalSpec GoalSpec::OrientationBox(std::string site, double angle,
-                                  double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kOrientationBox;
-  g.angle = angle;
-  return g;
-}
-GoalSpec GoalSpec::PointDistance(std::string site, double distance,
-                                 double tolerance, double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kPointDistance;
-  g.distance = distance;
-  g.tolerance = tolerance;
-  return g;
-}
-GoalSpec GoalSpec::SiteDistance(std::string site, std::string other_site,
-                                double tolerance, double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kSiteDistance;
-  g.other_site = std::move(other_site);
-  g.tolerance = tolerance;
-  return g;
-}
-GoalSpec GoalSpec::RelativePose(std::string site, std::string other_site,
-                                double rotation_weight, double weight) {
-  GoalSpec g = Position(std::move(site), weight);
-  g.kind = GoalKind::kRelativePose;
-  g.other_site = std::move(other_site);
-  g.rotation_weight = rotation_weight;
-  return g;
-}
-GoalSpec GoalSpec::RelativePosition(std::string site, std::string other_site,
-                                    double weight) {
-  GoalSpec g = RelativePose(std::move(site), std::move(other_site), 1.0, weight);
-  g.position_only = true;
-  return g;
-}
-GoalSpec GoalSpec::JointRange(std::vector<int> coordinates, double angle,
-                              double weight) {
-  GoalSpec g;
-  g.kind = GoalKind::kJointRange;
-  g.coordinates = std::move(coordinates);
-  g.angle = angle;
-  g.weight = weight;
-  return g;
-}
-GoalSpec GoalSpec::JointPosture(std::vector<int> coordinates, double weight) {
-  GoalSpec g = JointRange(std::move(coordinates), 0.1, weight);
-  g.kind = GoalKind::kJointPosture;
-  return g;
-}
-GoalSpec GoalSpec::WeightedSum(std::vector<GoalSpec> parts, double weight) {
-  GoalSpec g;
-  g.kind = GoalKind::kWeightedSum;
-  g.parts = std::move(parts);
-  g.weight = weight;
-  return g;
-}
-GoalSpec GoalSpec::AnyOf(std::vector<GoalSpec> parts, double weight) {
-  GoalSpec g = WeightedSum(std::move(parts), weight);
-  g.kind = GoalKind::kDisjunctive;
-  return g;
-}
-
-std::string GoalSpec::Label() const {
-  std::string label = GoalKindName(kind);
-  if (kind == GoalKind::kWeightedSum || kind == GoalKind::kDisjunctive) {
-    label += "(";
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      label += (i ? ", " : "") + parts[i].Label();
-    }
-    return label + ")";
-  }
-  if (kind == GoalKind::kJointRange || kind == GoalKind::kJointPosture) {
-    if (coordinates.empty()) return label + "(all)";
-    label += "(";
-    for (std::size_t i = 0; i < coordinates.size(); ++i) {
-      label += (i ? "," : "") + std::to_string(coordinates[i]);
-    }
-    return label + ")";
-  }
-  if (kind == GoalKind::kRelativePose) {
-    return (position_only ? "relative-position(" : "relative-pose(") + site +
-           " in " + other_site + ")";
-  }
-  if (kind == GoalKind::kSiteDistance) {
-    return label + "(" + site + ", " + other_site + ")";
-  }
-  return label + "(" + site + ")";
-}
-
-Scenario RandomTargets(std::vector<GoalSpec> goals) {
-  return [goals = std::move(goals)](const TrialContext& context) {
-    const Model& model = *context.model;
-    Trial trial(context.model);
-    trial.q_generator = RandomModelPose(model, context.rng);
-    Data data(model);
-    ForwardKinematics(model, trial.q_generator, &data);
-    for (const GoalSpec& spec : goals) {
-      trial.problem.AddGoal(
-          MakeGoal(model, trial.q_generator, data, spec, context.rng));
-    }
-    return trial;
-  };
-}
-
-Scenario FixedGoals(std::function<void(Problem* problem)> add_goals) {
-  if (!add_goals) throw std::invalid_argument("FixedGoals: add_goals is empty");
-  return [add_goals = std::move(add_goals)](const TrialContext& context) {
-    Trial trial(context.model);
-    add_goals(&trial.problem);
-    return trial;
-  };
-}
-
-Scenario HermiteToRandomTarget(std::string site, int frames, bool position_only,
-                               double rotation_weight) {
-  if (frames < 1) {
-    throw std::invalid_argument("HermiteToRandomTarget: frames must be >= 1, got " +
-                                std::to_string(frames));
-  }
-  return [=](const TrialContext& context) {
-    if (context.start.size() == 0) {
-      throw std::invalid_argument(
-          "HermiteToRandomTarget needs a start pose known before solving "
-          "(not StartPose::kPreviousTrial)");
-    }
-    const Model& model = *context.model;
-    const int index = model.SiteIndex(site);
-    Trial trial(context.model);
-    trial.q0 = context.start;
-    trial.q_generator = RandomModelPose(model, context.rng);
-    Data data(model);
-    ForwardKinematics(model, trial.q0, &data);
-    const Eigen::Isometry3d from = SitePose(model, data, index);
-    ForwardKinematics(model, trial.q_generator, &data);
-    const Eigen::Isometry3d to = SitePose(model, data, index);
-    const PointPath curve = HermitePath(from.translation(), to.translation());
-    trial.frames = frames;
-    if (position_only) {
-      auto goal = std::make_shared<PositionGoal>(model, site, from.translation());
-      trial.problem.AddGoal(goal);
-      trial.path = MovePositionGoal(goal, curve);
-      return trial;
-    }
-    PositionOrientationScales scales;
-    scales.w_o = rotation_weight * rotation_weight;
-    auto goal = std::make_shared<PositionOrientationGoal>(model, site, from, 1.0,
-                                                          scales);
-    trial.problem.AddGoal(goal);
-    const Eigen::Quaterniond r0(from.linear()), r1(to.linear());
-    trial.path = [goal, curve, r0, r1](int, double s, Problem*) {
-      // Zero-tangent Hermite easing h01(s) = 3s² − 2s³ for the rotation too.
-      const double h = s * s * (3.0 - 2.0 * s);
-      Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-      X.linear() = r0.slerp(h, r1).normalized().toRotationMatrix();
-      X.translation() = curve(s);
-      goal->set_target(X);
-    };
-    return trial;
-  };
 }
 
 StudySolver Use(const SolverEntry& entry, int attempts) {
@@ -886,7 +340,8 @@ void Study::Validate() const {
   }
   if (!scenario) {
     for (std::size_t i = 0; i < goals.size(); ++i) {
-      CheckSpec(*model, goals[i], false, where + ", goal " + std::to_string(i + 1));
+      internal::CheckGoalSpec(*model, goals[i], false,
+                              where + ", goal " + std::to_string(i + 1));
     }
   }
   if (start == StartPose::kGiven) {
@@ -902,21 +357,6 @@ void Study::Validate() const {
       }
     }
   }
-}
-
-std::vector<const StudyRecord*> StudyResult::Of(int solver) const {
-  std::vector<const StudyRecord*> out;
-  for (const StudyRecord& r : records) {
-    if (r.solver == solver) out.push_back(&r);
-  }
-  return out;
-}
-
-const SolverSummary& StudyResult::Summary(const std::string& label) const {
-  for (const SolverSummary& s : summaries) {
-    if (s.label == label) return s;
-  }
-  throw std::invalid_argument("StudyResult: no solver labelled '" + label + "'");
 }
 
 StudyResult RunStudy(const Study& study,
@@ -993,7 +433,7 @@ StudyResult RunStudy(const Study& study,
     result.frames = trial0.frames;
   }
   for (int s = 0; s < num_solvers; ++s) {
-    result.summaries.push_back(Summarize(study, result, s));
+    result.summaries.push_back(internal::SummarizeSolver(study, result, s));
   }
   // Convergence curves: the first traced trials once more, untimed, traced.
   result.traces.resize(num_solvers);

@@ -105,8 +105,9 @@ void WriteTrialsCsv(const Study& study, const StudyResult& result,
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-void DrawPictures(const Study& study, const StudyResult& result,
-                  ExperimentOutput* out) {
+// Success rates and the distribution of the time per solve.
+void DrawSuccessAndTimes(const Study& study, const StudyResult& result,
+                         ExperimentOutput* out) {
   const int num_solvers = static_cast<int>(study.solvers.size());
   const std::string what = result.trajectory ? "frames" : "trials";
   BarChart success;
@@ -149,41 +150,46 @@ void DrawPictures(const Study& study, const StudyResult& result,
                  "Cumulative distribution of the time per solve, failures "
                  "included (log axis): further left is faster, higher "
                  "earlier is more predictable");
+}
 
-  if (!result.trajectory) {
-    LinePlot convergence;
-    convergence.title = "Convergence on trial 0";
-    convergence.x_label = "iteration";
-    convergence.y_label = "largest position error (log scale)";
-    convergence.log_y = true;
-    bool any = false;
-    for (int s = 0; s < num_solvers; ++s) {
-      if (result.traces[s].empty() || result.traces[s][0].empty()) continue;
-      Series series;
-      series.title = study.solvers[s].label;
-      series.color = PaletteColor(s);
-      series.style = "linespoints";
-      for (const IterationRecord& it : result.traces[s][0]) {
-        series.x.push_back(it.iteration);
-        series.y.push_back(std::max({it.max_position_error,
-                                     it.max_angle_error, 1e-16}));
-      }
-      convergence.series.push_back(series);
-      any = true;
+// Convergence curves of trial 0 from the solvers' traces.
+void DrawConvergence(const Study& study, const StudyResult& result,
+                     ExperimentOutput* out) {
+  const int num_solvers = static_cast<int>(study.solvers.size());
+  LinePlot convergence;
+  convergence.title = "Convergence on trial 0";
+  convergence.x_label = "iteration";
+  convergence.y_label = "largest position error (log scale)";
+  convergence.log_y = true;
+  bool any = false;
+  for (int s = 0; s < num_solvers; ++s) {
+    if (result.traces[s].empty() || result.traces[s][0].empty()) continue;
+    Series series;
+    series.title = study.solvers[s].label;
+    series.color = PaletteColor(s);
+    series.style = "linespoints";
+    for (const IterationRecord& it : result.traces[s][0]) {
+      series.x.push_back(it.iteration);
+      series.y.push_back(std::max({it.max_position_error,
+                                   it.max_angle_error, 1e-16}));
     }
-    if (any) {
-      convergence.y_label = "largest goal error, length or rad (log scale)";
-      DrawLinePlot(convergence, out->dir(), "convergence");
-      out->AddFigure("convergence.png",
-                     "Largest goal error (position or angle) per iteration on "
-                     "trial 0, from each solver's trace (solvers without an "
-                     "iteration trace, e.g. closed-form ones, are absent)");
-    }
-    return;
+    convergence.series.push_back(series);
+    any = true;
   }
+  if (any) {
+    convergence.y_label = "largest goal error, length or rad (log scale)";
+    DrawLinePlot(convergence, out->dir(), "convergence");
+    out->AddFigure("convergence.png",
+                   "Largest goal error (position or angle) per iteration on "
+                   "trial 0, from each solver's trace (solvers without an "
+                   "iteration trace, e.g. closed-form ones, are absent)");
+  }
+}
 
-  // Trajectory mode: per-frame error and joint step of trial 0, and the
-  // figure at chosen frames.
+// Trajectory mode: per-frame error and joint step of trial 0.
+void DrawFrameErrorsAndSteps(const Study& study, const StudyResult& result,
+                             ExperimentOutput* out) {
+  const int num_solvers = static_cast<int>(study.solvers.size());
   LinePlot error;
   error.title = "Trial 0: error per frame";
   error.x_label = "frame";
@@ -217,7 +223,12 @@ void DrawPictures(const Study& study, const StudyResult& result,
   out->AddFigure("joint_steps.png",
                  "Joint-space step between consecutive frames of trial 0 "
                  "(smoothness: spikes are jumps between solution branches)");
+}
 
+// Trajectory mode: the figure at the chosen frames of trial 0.
+void DrawFigureFrames(const Study& study, const StudyResult& result,
+                      ExperimentOutput* out) {
+  const int num_solvers = static_cast<int>(study.solvers.size());
   std::vector<int> frames = study.drawn_frames;
   if (frames.empty()) frames = {0, result.frames / 2, result.frames};
   const bool planar = IsPlanar(*study.model, study.seed);
@@ -248,10 +259,20 @@ void DrawPictures(const Study& study, const StudyResult& result,
   }
 }
 
-}  // namespace
+void DrawPictures(const Study& study, const StudyResult& result,
+                  ExperimentOutput* out) {
+  DrawSuccessAndTimes(study, result, out);
+  if (!result.trajectory) {
+    DrawConvergence(study, result, out);
+    return;
+  }
+  DrawFrameErrorsAndSteps(study, result, out);
+  DrawFigureFrames(study, result, out);
+}
 
-void WriteStudyOutputs(const Study& study, const StudyResult& result,
-                       ExperimentOutput* out) {
+// The study's settings as the report's parameters.
+void SetStudyParameters(const Study& study, const StudyResult& result,
+                        ExperimentOutput* out) {
   const Model& model = *study.model;
   if (!study.question.empty()) out->AddText(study.question);
   out->SetParameter("model", std::to_string(model.nq()) + " coordinates, " +
@@ -289,9 +310,12 @@ void WriteStudyOutputs(const Study& study, const StudyResult& result,
                     "claimed converged, and every goal error recomputed from "
                     "FK within tolerance, and (limits on) the pose within the "
                     "bounds");
+}
 
-  WriteTrialsCsv(study, result, out->dir() / "trials.csv");
-
+// The report's table with a row per solver (also solvers.csv); returns the
+// same numbers as study.json's "solvers".
+nlohmann::json AddSolverTable(const Study& study, const StudyResult& result,
+                              ExperimentOutput* out) {
   const std::string unit = result.trajectory ? "frame" : "solve";
   std::vector<std::vector<std::string>> rows;
   nlohmann::json json = nlohmann::json::array();
@@ -355,17 +379,30 @@ void WriteStudyOutputs(const Study& study, const StudyResult& result,
        "iterations", "position error", "angle error (rad)", "false claims",
        "statuses"},
       rows, "solvers.csv");
-  {
-    const std::filesystem::path path = out->dir() / "study.json";
-    std::ofstream file(path);
-    file << nlohmann::json{{"name", study.name},
-                           {"title", study.title},
-                           {"goals", result.goal_labels},
-                           {"solvers", json}}
-                .dump(2)
-         << "\n";
-    if (!file) throw std::runtime_error("cannot write " + path.string());
-  }
+  return json;
+}
+
+void WriteStudyJson(const Study& study, const StudyResult& result,
+                    const nlohmann::json& solvers, ExperimentOutput* out) {
+  const std::filesystem::path path = out->dir() / "study.json";
+  std::ofstream file(path);
+  file << nlohmann::json{{"name", study.name},
+                         {"title", study.title},
+                         {"goals", result.goal_labels},
+                         {"solvers", solvers}}
+              .dump(2)
+       << "\n";
+  if (!file) throw std::runtime_error("cannot write " + path.string());
+}
+
+}  // namespace
+
+void WriteStudyOutputs(const Study& study, const StudyResult& result,
+                       ExperimentOutput* out) {
+  SetStudyParameters(study, result, out);
+  WriteTrialsCsv(study, result, out->dir() / "trials.csv");
+  const nlohmann::json solvers = AddSolverTable(study, result, out);
+  WriteStudyJson(study, result, solvers, out);
   DrawPictures(study, result, out);
   if (study.claims) study.claims(result, out);
 }

@@ -2,18 +2,21 @@
 #define IKLAB_LAB_INTERNAL_STUDY_HELPERS_H_
 
 /// @file
-/// Small helpers shared by the study runner (study.cc) and its outputs
+/// Small helpers shared by the study runner (study.cc), its scenarios
+/// (study_scenarios.cc), its statistics (study_statistics.cc) and its outputs
 /// (study_outputs.cc). Not installed.
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
 #include "constraints/goal.h"
 #include "framework/model.h"
+#include "lab/study.h"
 #include "solvers/restarts.h"
 
 namespace iklab::internal {
@@ -40,6 +43,21 @@ inline double MaxAngle(const std::vector<GoalError>& errors) {
   }
   return m;
 }
+
+/// Checks `spec` against `model` for Study::Validate (study_scenarios.cc):
+/// the sites exist, the numbers are in range, the coordinates are distinct
+/// and within [0, nq); `nested` for a part of a sum or disjunction (which
+/// cannot itself be one).
+/// @throws std::invalid_argument starting with `where` and the goal kind,
+///   naming what to fix.
+void CheckGoalSpec(const Model& model, const GoalSpec& spec, bool nested,
+                   const std::string& where);
+
+/// The aggregates of solver `solver`'s records in `result`
+/// (study_statistics.cc): success rate, time and error statistics
+/// (lab/statistics.h), statuses, and joint steps in trajectory mode.
+SolverSummary SummarizeSolver(const Study& study, const StudyResult& result,
+                              int solver);
 
 }  // namespace iklab::internal
 

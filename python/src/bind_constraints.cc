@@ -49,9 +49,8 @@ std::vector<int> Coordinates(const Model& model, py::handle coordinates) {
   return out;
 }
 
-}  // namespace
-
-void BindConstraints(py::module_& m) {
+// GoalError, the Goal base and the InequalityGoal base (g(q) <= 0).
+void BindGoalBases(py::module_& m) {
   py::class_<GoalError>(m, "GoalError", "How far a goal is from being met.")
       .def_readonly("position", &GoalError::position)
       .def_readonly("angle", &GoalError::angle)
@@ -106,8 +105,10 @@ void BindConstraints(py::module_& m) {
              return py::make_tuple(g, J);
            },
            py::arg("model"), py::arg("q"), "(g, dg/dq) at q; met when g <= 0.");
+}
 
-  // Least-squares goals on a site.
+// Least-squares goals on a site.
+void BindSiteGoals(py::module_& m) {
   py::class_<PositionGoal, Goal, std::shared_ptr<PositionGoal>>(m, "PositionGoal")
       .def(py::init([](const Model& model, py::handle site, py::handle target, double weight) {
              return std::make_shared<PositionGoal>(model, SiteName(model, site),
@@ -191,8 +192,10 @@ void BindConstraints(py::module_& m) {
            py::arg("weight") = 1.0)
       .def_property_readonly("point", &PlaneGoal::point)
       .def_property_readonly("normal", &PlaneGoal::normal);
+}
 
-  // Composites.
+// Composites: weighted sums and disjunctions (any one of).
+void BindCompositeGoals(py::module_& m) {
   py::class_<WeightedSumGoal, Goal, std::shared_ptr<WeightedSumGoal>>(m, "WeightedSumGoal")
       .def(py::init([](const std::vector<GoalPtr>& goals, double weight) {
              return std::make_shared<WeightedSumGoal>(ConstGoals(goals), weight);
@@ -212,8 +215,10 @@ void BindConstraints(py::module_& m) {
              return goal.ActiveAlternative(model, DataAt(model, q), q);
            },
            py::arg("model"), py::arg("q"));
+}
 
-  // Regularizers.
+// Regularizers: Tikhonov and the joint-centre bias.
+void BindRegularizers(py::module_& m) {
   py::class_<TikhonovRegularizer, Goal, std::shared_ptr<TikhonovRegularizer>>(m, "TikhonovRegularizer")
       .def(py::init([](const Model& model, double alpha, py::handle reference, double weight) {
              return std::make_shared<TikhonovRegularizer>(
@@ -237,8 +242,10 @@ void BindConstraints(py::module_& m) {
       .def("cost", [](const JointCenterBias& g, py::handle q) {
         return g.Cost(ToVector(q, "q", g.centers().size()));
       }, py::arg("q"));
+}
 
-  // Joint-space goals.
+// Joint-space goals.
+void BindJointGoals(py::module_& m) {
   py::class_<JointPostureGoal, Goal, std::shared_ptr<JointPostureGoal>>(m, "JointPostureGoal")
       .def(py::init([](const Model& model, py::handle coordinates, py::handle targets,
                        double weight) {
@@ -259,8 +266,10 @@ void BindConstraints(py::module_& m) {
            }),
            py::arg("model"), py::arg("coordinates"), py::arg("lower"), py::arg("upper"),
            py::arg("weight") = 1.0);
+}
 
-  // Inequality goals on sites.
+// Inequality goals on sites: cones, gaze, boxes, distances.
+void BindSiteInequalityGoals(py::module_& m) {
   py::class_<ConeGoal, InequalityGoal, std::shared_ptr<ConeGoal>>(m, "ConeGoal")
       .def(py::init([](const Model& model, py::handle site, py::handle axis,
                        py::handle direction, double half_angle, double weight) {
@@ -325,7 +334,10 @@ void BindConstraints(py::module_& m) {
            py::arg("model"), py::arg("site_a"), py::arg("site_b"),
            py::arg("min_distance") = 0.0, py::arg("max_distance") = kInfinity,
            py::arg("weight") = 1.0);
+}
 
+// Goals between two sites: a relative pose, or a box around one.
+void BindRelativePoseGoals(py::module_& m) {
   py::class_<RelativePoseGoal, Goal, std::shared_ptr<RelativePoseGoal>>(
       m, "RelativePoseGoal", "Site B held at the pose `target` (4x4) in site A's frame.")
       .def(py::init([](const Model& model, py::handle site_a, py::handle site_b,
@@ -359,8 +371,10 @@ void BindConstraints(py::module_& m) {
            }),
            py::arg("model"), py::arg("site_a"), py::arg("site_b"), py::arg("target"),
            py::arg("lower"), py::arg("upper"), py::arg("weight") = 1.0);
+}
 
-  // Collisions.
+// Collisions: capsules on the links and obstacles.
+void BindCollisions(py::module_& m) {
   py::class_<Capsule>(m, "Capsule")
       .def(py::init([](py::handle a, py::handle b, double radius) {
              return Capsule{ToVector3(a, "a"), ToVector3(b, "b"), radius};
@@ -401,8 +415,10 @@ void BindConstraints(py::module_& m) {
         g.CheckModel(model);
         return g.Clearances(model, DataAt(model, ToVector(q, "q", model.nq())));
       }, py::arg("model"), py::arg("q"));
+}
 
-  // Bounds and Problem.
+// Bounds: box bounds on q (joint limits).
+void BindBounds(py::module_& m) {
   py::class_<Bounds>(m, "Bounds", "Box bounds on q (joint limits).")
       .def(py::init([](py::handle lower, py::handle upper) {
              Bounds b{ToVector(lower, "lower"), ToVector(upper, "upper")};
@@ -423,7 +439,10 @@ void BindConstraints(py::module_& m) {
       .def("project", [](const Bounds& b, py::handle q) {
         return b.Project(ToVector(q, "q", b.size()));
       }, py::arg("q"));
+}
 
+// Problem: goals, regularizers, hard constraints and bounds over one model.
+void BindProblem(py::module_& m) {
   py::class_<Problem, std::shared_ptr<Problem>>(
       m, "Problem",
       "Goals, regularizers, hard constraints and bounds over one model.")
@@ -512,6 +531,21 @@ void BindConstraints(py::module_& m) {
              return p.GoalErrors(q, &ws);
            },
            py::arg("q"));
+}
+
+}  // namespace
+
+void BindConstraints(py::module_& m) {
+  BindGoalBases(m);
+  BindSiteGoals(m);
+  BindCompositeGoals(m);
+  BindRegularizers(m);
+  BindJointGoals(m);
+  BindSiteInequalityGoals(m);
+  BindRelativePoseGoals(m);
+  BindCollisions(m);
+  BindBounds(m);
+  BindProblem(m);
 }
 
 }  // namespace iklab::python

@@ -39,9 +39,8 @@ void CheckData(const Model& model, const Data& data) {
   }
 }
 
-}  // namespace
-
-void BindFramework(py::module_& m) {
+// Joints, sites and the Figure (the authoring graph).
+void BindJointsAndFigure(py::module_& m) {
   py::enum_<JointKind>(m, "JointKind")
       .value("FIXED", JointKind::kFixed)
       .value("REVOLUTE", JointKind::kRevolute)
@@ -105,8 +104,11 @@ void BindFramework(py::module_& m) {
       .def_property_readonly("num_links", &Figure::num_links)
       .def_property_readonly("num_joints", &Figure::num_joints)
       .def_property_readonly("sites", &Figure::sites);
+}
 
-  // Builders.
+// Builders: planar chains, the papers' figures, Tolani limbs, the human
+// figure.
+void BindBuilders(py::module_& m) {
   m.def("planar_chain",
         [](const std::vector<double>& lengths, py::object base, const std::string& prefix) {
           return PlanarChain(lengths,
@@ -152,8 +154,10 @@ void BindFramework(py::module_& m) {
         py::arg("body") = Anthropometry{}, py::arg("floating_root") = true,
         py::arg("clavicles") = true);
   m.def("human_end_effector_sites", &HumanEndEffectorSites);
+}
 
-  // Denavit-Hartenberg tables.
+// Denavit-Hartenberg tables.
+void BindDenavitHartenberg(py::module_& m) {
   py::enum_<DhConvention>(m, "DhConvention")
       .value("CLASSIC", DhConvention::kClassic)
       .value("MODIFIED", DhConvention::kModified);
@@ -194,8 +198,10 @@ void BindFramework(py::module_& m) {
           return PoseToArray(DhTransform(row, convention, q));
         },
         py::arg("row"), py::arg("convention"), py::arg("q"));
+}
 
-  // URDF.
+// URDF.
+void BindUrdf(py::module_& m) {
   py::enum_<UrdfMimicPolicy>(m, "UrdfMimicPolicy")
       .value("INDEPENDENT", UrdfMimicPolicy::kIndependent)
       .value("REJECT", UrdfMimicPolicy::kReject);
@@ -253,8 +259,10 @@ void BindFramework(py::module_& m) {
         py::arg("tip_link") = "", py::arg("site_links") = std::vector<std::string>{},
         py::arg("mimic") = UrdfMimicPolicy::kIndependent,
         py::arg("soft_limits") = UrdfSoftLimits::kNarrow);
+}
 
-  // BVH.
+// BVH.
+void BindBvh(py::module_& m) {
   py::class_<BvhJoint>(m, "BvhJoint")
       .def_readonly("name", &BvhJoint::name)
       .def_readonly("parent", &BvhJoint::parent)
@@ -281,8 +289,10 @@ void BindFramework(py::module_& m) {
   m.def("load_bvh", &LoadBvh, py::arg("path"));
   m.def("load_bvh_from_string", &LoadBvhFromString, py::arg("text"),
         py::arg("source_name") = "<string>");
+}
 
-  // Model and Data.
+// Model: the compiled figure, with FK and Jacobians at a q.
+void BindModel(py::module_& m) {
   py::class_<Model, std::shared_ptr<Model>>(
       m, "Model",
       "The compiled, immutable kinematic model (flat arrays in depth-first order).")
@@ -340,7 +350,10 @@ void BindFramework(py::module_& m) {
            },
            py::arg("q"), py::arg("site"),
            "J_WS (6 x nq): rows 0-2 linear, 3-5 angular velocity of the site.");
+}
 
+// Data and the FK / Jacobian functions that fill or read it.
+void BindDataAndKinematics(py::module_& m) {
   py::class_<Data>(m, "Data", "The per-solve workspace of world poses (one per thread).")
       .def(py::init<const Model&>(), py::arg("model"))
       .def_property_readonly("num_steps", &Data::num_steps)
@@ -404,6 +417,18 @@ void BindFramework(py::module_& m) {
           return J;
         },
         py::arg("model"), py::arg("data"), py::arg("step"), py::arg("p_WQ"));
+}
+
+}  // namespace
+
+void BindFramework(py::module_& m) {
+  BindJointsAndFigure(m);
+  BindBuilders(m);
+  BindDenavitHartenberg(m);
+  BindUrdf(m);
+  BindBvh(m);
+  BindModel(m);
+  BindDataAndKinematics(m);
 }
 
 }  // namespace iklab::python

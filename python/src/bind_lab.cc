@@ -66,9 +66,8 @@ const BenchmarkSolver& PoseSolver(const std::vector<BenchmarkSolver>& solvers,
   throw std::invalid_argument("unknown benchmark solver '" + name + "'; known: " + known);
 }
 
-}  // namespace
-
-void BindLab(py::module_& m) {
+// The shipped data and the experiments (list them, run one or all).
+void BindDataAndExperiments(py::module_& m) {
   m.def("data_directory", [] { return DataDirectory().string(); },
         "The folder of the shipped robots and motions.");
   m.def("set_data_directory", [](const std::string& dir) { SetDataDirectory(dir); },
@@ -77,7 +76,6 @@ void BindLab(py::module_& m) {
         py::arg("relative_path"),
         "The path of a shipped data file, e.g. 'robots/panda.urdf'.");
 
-  // Experiments.
   m.def("list_experiments", [] {
     py::list out;
     for (const Experiment& e : AllExperiments()) {
@@ -135,8 +133,10 @@ void BindLab(py::module_& m) {
         py::arg("quick") = false, py::arg("threads") = 1,
         "Runs the named experiments (default: all) and writes out_dir/REPORT.md; "
         "returns (report path, [run, ...]).");
+}
 
-  // Studies.
+// Studies: goal kinds, goal specifications and start poses.
+void BindStudyGoals(py::module_& m) {
   py::enum_<GoalKind>(m, "GoalKind")
       .value("POSITION", GoalKind::kPosition)
       .value("ORIENTATION", GoalKind::kOrientation)
@@ -203,6 +203,10 @@ void BindLab(py::module_& m) {
       .value("RANDOM", StartPose::kRandom)
       .value("GIVEN", StartPose::kGiven)
       .value("PREVIOUS_TRIAL", StartPose::kPreviousTrial);
+}
+
+// Studies: records, per-solver summaries, results, and run_study.
+void BindStudies(py::module_& m) {
   py::class_<SolverSummary>(m, "SolverSummary")
       .def_readonly("label", &SolverSummary::label)
       .def_readonly("solves", &SolverSummary::solves)
@@ -275,8 +279,10 @@ void BindLab(py::module_& m) {
         py::arg("joint_centre_bias") = 0.0, py::arg("name") = "study",
         "Runs a study (lab/study.h): random reachable targets for `goals`, every "
         "listed solver (default: all) on the same trials.");
+}
 
-  // The benchmark protocol.
+// The benchmark protocol: robots, targets and the independent check.
+void BindBenchmarkTargets(py::module_& m) {
   py::class_<BenchmarkRobot>(m, "BenchmarkRobot")
       .def_readonly("name", &BenchmarkRobot::name)
       .def_readonly("urdf_path", &BenchmarkRobot::urdf_path)
@@ -321,6 +327,10 @@ void BindLab(py::module_& m) {
         },
         py::arg("model"), py::arg("site"), py::arg("q"), py::arg("target"),
         py::arg("tolerance") = 1e-5, "The benchmark's independent success check.");
+}
+
+// The benchmark protocol: solver names, summaries and run_benchmark.
+void BindBenchmarkRuns(py::module_& m) {
   m.def("benchmark_solver_names", [] {
     std::vector<std::string> names;
     for (const BenchmarkSolver& s : PoseSolvers()) names.push_back(s.name);
@@ -397,6 +407,16 @@ void BindLab(py::module_& m) {
         py::arg("tolerance") = 1e-5, py::arg("threads") = 1, py::arg("robot") = "robot",
         "The benchmark protocol (bench/ik_benchmark.h) on given targets: "
         "{'q', 'success', 'microseconds', 'summary'}.");
+}
+
+}  // namespace
+
+void BindLab(py::module_& m) {
+  BindDataAndExperiments(m);
+  BindStudyGoals(m);
+  BindStudies(m);
+  BindBenchmarkTargets(m);
+  BindBenchmarkRuns(m);
 }
 
 }  // namespace iklab::python

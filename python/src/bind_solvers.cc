@@ -179,9 +179,11 @@ int DefaultThreads(py::object threads) {
   return threads.cast<int>();
 }
 
-}  // namespace
+// Binds the field `name` of the Options struct T, read-write.
+#define IKLAB_FIELD(T, name) .def_readwrite(#name, &T::name)
 
-void BindSolvers(py::module_& m) {
+// SolveStatus, the per-iteration trace record and the Result of a solve.
+void BindSolveStatusAndResult(py::module_& m) {
   py::enum_<SolveStatus>(m, "SolveStatus")
       .value("CONVERGED", SolveStatus::kConverged)
       .value("MAX_ITERATIONS", SolveStatus::kMaxIterations)
@@ -223,7 +225,11 @@ void BindSolvers(py::module_& m) {
                ", iterations=" + std::to_string(r.iterations) + ", message='" +
                r.message + "')";
       });
+}
 
+// The options every solver shares (SolveOptions, StepControl), the Solver
+// base and solve().
+void BindSolveOptionsAndSolver(py::module_& m) {
   auto common = OptionsClass<SolveOptions>(m, "SolveOptions",
                                            "Options every solver shares.");
   common.def_readwrite("max_iterations", &SolveOptions::max_iterations)
@@ -248,9 +254,11 @@ void BindSolvers(py::module_& m) {
           return SolveChecked(solver, problem, q0);
         },
         py::arg("problem"), py::arg("q0"), py::arg("solver"));
+}
 
-#define IKLAB_FIELD(T, name) .def_readwrite(#name, &T::name)
-  // Optimization solvers.
+// Optimization solvers: L-BFGS-B, Ceres, bounded LM, and the NLP solvers with
+// hard constraints (IPOPT, SLSQP).
+void BindOptimizationSolvers(py::module_& m) {
   OptionsClass<LbfgsbOptions>(m, "LbfgsbOptions", "L-BFGS-B (LBFGSpp) options.")
       IKLAB_FIELD(LbfgsbOptions, common) IKLAB_FIELD(LbfgsbOptions, memory)
       IKLAB_FIELD(LbfgsbOptions, epsilon) IKLAB_FIELD(LbfgsbOptions, max_linesearch)
@@ -302,8 +310,10 @@ void BindSolvers(py::module_& m) {
       IKLAB_FIELD(SlsqpOptions, relative_x_tolerance)
       IKLAB_FIELD(SlsqpOptions, stop_at_tolerance);
   SolverClass<SlsqpSolver, SlsqpOptions>(m, "SlsqpSolver", "SQP NLP with hard constraints.");
+}
 
-  // Differential solvers.
+// Differential solvers: CCD and the Jacobian-based steps.
+void BindDifferentialSolvers(py::module_& m) {
   OptionsClass<CcdOptions>(m, "CcdOptions", "Cyclic coordinate descent options.")
       IKLAB_FIELD(CcdOptions, common) IKLAB_FIELD(CcdOptions, step);
   SolverClass<CcdSolver, CcdOptions>(m, "CcdSolver", "Cyclic coordinate descent.");
@@ -375,8 +385,11 @@ void BindSolvers(py::module_& m) {
       IKLAB_FIELD(AlternativeJacobianOptions, singular_value_cutoff);
   SolverClass<AlternativeJacobianSolver, AlternativeJacobianOptions>(
       m, "AlternativeJacobianSolver", "Alternative Jacobian steps.");
+}
 
-  // Analytic solvers.
+// Analytic solvers: the planar two-link arm and 6R arms with a spherical
+// wrist.
+void BindTwoLinkAndSixRSolvers(py::module_& m) {
   py::enum_<TwoLinkElbow>(m, "TwoLinkElbow")
       .value("POSITIVE", TwoLinkElbow::kPositive)
       .value("NEGATIVE", TwoLinkElbow::kNegative)
@@ -436,7 +449,11 @@ void BindSolvers(py::module_& m) {
              return out;
            },
            py::arg("X_WT"), "[(q, within_limits), ...] for the site pose X_WT.");
+}
 
+// Analytic solvers: the Tolani limb IK (Tolani, Goswami & Badler 2000) and
+// its Solver.
+void BindTolaniLimbIk(py::module_& m) {
   py::enum_<SwivelChoice>(m, "SwivelChoice")
       .value("LONGEST_ARC_MIDPOINT", SwivelChoice::kLongestArcMidpoint)
       .value("CLOSEST_TO_DESIRED", SwivelChoice::kClosestToDesired);
@@ -514,8 +531,10 @@ void BindSolvers(py::module_& m) {
       IKLAB_FIELD(TolaniLimbOptions, wrist_angles) IKLAB_FIELD(TolaniLimbOptions, fallback);
   SolverClass<TolaniLimbSolver, TolaniLimbOptions>(
       m, "TolaniLimbSolver", "The Tolani limb IK as a Solver of any SRS chain's problem.");
+}
 
-  // An SRS chain of a model: the whole one-parameter family of solutions.
+// An SRS chain of a model: the whole one-parameter family of solutions.
+void BindSrsArm(py::module_& m) {
   py::class_<SrsBranch>(m, "SrsBranch")
       .def_property_readonly("theta", [](const SrsBranch& b) { return Eigen::VectorXd(b.theta); })
       .def_readonly("elbow_root", &SrsBranch::elbow_root)
@@ -570,8 +589,10 @@ void BindSolvers(py::module_& m) {
              return arm.AllSolutions(ToPose(X_BT, "X_BT"));
            },
            py::arg("X_BT"), "The swivel intervals and branches for a site pose in the base frame.");
+}
 
-  // Wrappers: restarts and trajectories.
+// Wrappers: random restarts, paths and trajectories.
+void BindRestartsAndTrajectories(py::module_& m) {
   OptionsClass<RestartOptions>(m, "RestartOptions", "Random restart options.")
       IKLAB_FIELD(RestartOptions, max_attempts)
       IKLAB_FIELD(RestartOptions, time_budget_seconds) IKLAB_FIELD(RestartOptions, seed);
@@ -620,8 +641,10 @@ void BindSolvers(py::module_& m) {
         py::arg("path"),
         "Solves frame 1..num_frames, each from the previous answer, after "
         "path(frame, s, problem) moved the goals.");
+}
 
-  // Batch solving.
+// Batch solving: one problem per target row or per Problem, without the GIL.
+void BindBatch(py::module_& m) {
   py::class_<BatchResult>(m, "BatchResult", "Per-item outcomes of solve_batch.")
       .def_property_readonly("q", [](py::object self) {
         BatchResult& r = self.cast<BatchResult&>();
@@ -703,10 +726,11 @@ void BindSolvers(py::module_& m) {
         "position) goal, or one per Problem in a list, from q0[i]; on `threads` "
         "threads (default: all cores), without the GIL. The answers do not "
         "depend on the thread count.");
-#undef IKLAB_FIELD
+}
 
-  // The solver registry (solvers/registry.h): every name the command line,
-  // studies and the benchmark accept.
+// The solver registry (solvers/registry.h): every name the command line,
+// studies and the benchmark accept.
+void BindRegistry(py::module_& m) {
   py::class_<SolverEntry>(m, "SolverEntry",
                           "A registered solver: name, family, what it "
                           "minimizes, what it accepts, its paper.")
@@ -742,6 +766,23 @@ void BindSolvers(py::module_& m) {
         "The registered solver `name` with its documented defaults, or with "
         "`common` (a SolveOptions) as its common settings. Raises ValueError "
         "for an unknown name, listing the known ones.");
+}
+
+#undef IKLAB_FIELD
+
+}  // namespace
+
+void BindSolvers(py::module_& m) {
+  BindSolveStatusAndResult(m);
+  BindSolveOptionsAndSolver(m);
+  BindOptimizationSolvers(m);
+  BindDifferentialSolvers(m);
+  BindTwoLinkAndSixRSolvers(m);
+  BindTolaniLimbIk(m);
+  BindSrsArm(m);
+  BindRestartsAndTrajectories(m);
+  BindBatch(m);
+  BindRegistry(m);
 }
 
 }  // namespace iklab::python
