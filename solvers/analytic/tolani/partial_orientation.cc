@@ -461,6 +461,33 @@ Eigen::VectorXd MinimizeTwoVariables(const Cost& cost, double phi0,
   return internal::MinimizeInBox(objective, x0, lb, ub, box).x;
 }
 
+// θ* of Table 2's F: the middle of each joint's limits, weight 1; weight 0
+// (and middle 0) for a joint without two finite limits.
+void LimitMiddles(const Vector7d& lower, const Vector7d& upper,
+                  Vector7d* middle, Vector7d* weight) {
+  *middle = Vector7d::Zero();
+  *weight = Vector7d::Zero();
+  for (int i = 0; i < 7; ++i) {
+    if (std::isfinite(lower[i]) && std::isfinite(upper[i])) {
+      (*middle)[i] = 0.5 * (lower[i] + upper[i]);
+      (*weight)[i] = 1.0;
+    }
+  }
+}
+
+// The last of the arcs that holds τ (modulo 2π); 0 when none does.
+int ArcHolding(
+    const std::array<SwivelIntervals::Interval, SwivelIntervals::kCapacity>&
+        arcs,
+    int num_arcs, double tau) {
+  int range_arc = 0;
+  for (int i = 0; i < num_arcs; ++i) {
+    const double t = arcs[i].lo + Wrap2Pi(tau - arcs[i].lo);
+    if (t <= arcs[i].hi) range_arc = i;
+  }
+  return range_arc;
+}
+
 }  // namespace
 
 LimbSolution TolaniLimbIk::RefineParameter(const TwoParameterGoal& goal,
@@ -473,14 +500,8 @@ LimbSolution TolaniLimbIk::RefineParameter(const TwoParameterGoal& goal,
   // aiming θ4 is the free τ and joins the sum) over (φ, τ) with
   // L-BFGS-B, τ kept inside the admissible range's arc. F ignores the
   // limits; the result is accepted only if it satisfies them.
-  Vector7d middle = Vector7d::Zero();
-  Vector7d weight = Vector7d::Zero();
-  for (int i = 0; i < 7; ++i) {
-    if (std::isfinite(lower_[i]) && std::isfinite(upper_[i])) {
-      middle[i] = 0.5 * (lower_[i] + upper_[i]);
-      weight[i] = 1.0;
-    }
-  }
+  Vector7d middle, weight;
+  LimitMiddles(lower_, upper_, &middle, &weight);
   if (kind == SecondParameter::kPsi) weight[3] = 0.0;
   const double tau0 = best.parameter;
   const double phi0 = best.swivel;
@@ -506,11 +527,7 @@ LimbSolution TolaniLimbIk::RefineParameter(const TwoParameterGoal& goal,
   };
   std::array<SwivelIntervals::Interval, SwivelIntervals::kCapacity> arcs;
   const int num_arcs = range.Arcs(&arcs);
-  int range_arc = 0;
-  for (int i = 0; i < num_arcs; ++i) {
-    const double t = arcs[i].lo + Wrap2Pi(tau0 - arcs[i].lo);
-    if (t <= arcs[i].hi) range_arc = i;
-  }
+  const int range_arc = ArcHolding(arcs, num_arcs, tau0);
   const double tau_lo = arcs[range_arc].lo, tau_hi = arcs[range_arc].hi;
   LimbSolution refined = best;
   double refined_violation = std::numeric_limits<double>::infinity();

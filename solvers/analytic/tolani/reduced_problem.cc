@@ -49,6 +49,34 @@ struct ReducedBest {
   std::string optimizer_message;
 };
 
+// The elbow angles to try: the roots of Eq. (5) within [lower, upper]
+// (*exact), else the θ4 within them whose reach is closest to `reach`.
+int ElbowCandidates(const ElbowEquation& eq, const TrigRoots& roots,
+                    double reach, double lower, double upper, double elbow[2],
+                    bool* exact) {
+  int num_elbow = 0;
+  for (int r = 0; r < roots.count; ++r) {
+    double t = roots.values[r];
+    if (ShiftInto(lower, upper, 0.0, &t)) elbow[num_elbow++] = t;
+  }
+  *exact = num_elbow > 0;
+  if (!*exact) {
+    elbow[num_elbow++] = ClosestReachTheta4(eq, reach, true, lower, upper);
+  }
+  return num_elbow;
+}
+
+// The wrist's Euler axes and their cross-product matrices.
+void SetWristAxes(const SphericalJointLayout& s2, ReducedWrist* wrist) {
+  wrist->axes[0] = s2.i;
+  wrist->axes[1] = s2.j;
+  wrist->axes[2] = s2.proper ? s2.i : s2.k;
+  wrist->sign = s2.sign;
+  for (int n = 0; n < 3; ++n) {
+    wrist->K[n] = s2.sign[n] * Skew(Eigen::Vector3d::Unit(wrist->axes[n]));
+  }
+}
+
 // Minimizes the orientation error over x = (φ, θ5, θ6, θ7) with φ in
 // [lo, hi] from φ0, once per wrist family, for shoulder family sf of
 // `family` (M = R_a Ry(θ4) R_b, N = [n̂]×); updates *best.
@@ -165,24 +193,10 @@ LimbSolution TolaniLimbIk::ApproximatePose(const Eigen::Isometry3d& G_site,
   const ElbowEquation eq = ElbowCoefficients(t_a_, R_a_, t_b_);
   const TrigRoots roots = ElbowRoots(eq, t_g.norm());
   double elbow[2];
-  int num_elbow = 0;
-  for (int r = 0; r < roots.count; ++r) {
-    double t = roots.values[r];
-    if (ShiftInto(lower_[3], upper_[3], 0.0, &t)) elbow[num_elbow++] = t;
-  }
-  const bool exact = num_elbow > 0;
-  if (!exact) {
-    elbow[num_elbow++] =
-        ClosestReachTheta4(eq, t_g.norm(), true, lower_[3], upper_[3]);
-  }
-  // The wrist's Euler axes and their cross-product matrices.
-  wrist.axes[0] = s2_.i;
-  wrist.axes[1] = s2_.j;
-  wrist.axes[2] = s2_.proper ? s2_.i : s2_.k;
-  wrist.sign = s2_.sign;
-  for (int n = 0; n < 3; ++n) {
-    wrist.K[n] = s2_.sign[n] * Skew(Eigen::Vector3d::Unit(wrist.axes[n]));
-  }
+  bool exact = false;
+  const int num_elbow = ElbowCandidates(eq, roots, t_g.norm(), lower_[3],
+                                        upper_[3], elbow, &exact);
+  SetWristAxes(s2_, &wrist);
   const double desired =
       options.use_desired_elbow ? 0.0 : options.desired_swivel;
   ReducedBest best;
