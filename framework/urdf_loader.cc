@@ -542,6 +542,177 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
+// Parses with urdfdom; a failure is reported with urdfdom's messages and the
+// line of the first element they name.
+urdf::ModelInterfaceSharedPtr ParseOrFail(const std::string& xml,
+                                          const XmlIndex& index,
+                                          const Reporter& report) {
+  std::vector<std::string> errors;
+  const urdf::ModelInterfaceSharedPtr model = ParseWithUrdfdom(xml, &errors);
+  if (!model) {
+    std::string what = "urdfdom could not parse the model";
+    int line = 0;
+    for (std::size_t i = 0; i < errors.size(); ++i) {
+      what += (i == 0 ? ": " : "; ") + errors[i];
+      if (line == 0) line = LineOfNamedElement(errors[i], index);
+    }
+    report.Fail(line, what);
+  }
+  if (!model->getRoot()) report.Fail(0, "the URDF has no root link");
+  return model;
+}
+
+// Every joint of the file, in file order, converted and checked.
+struct FileJoints {
+  std::vector<Joint> joints;
+  std::vector<int> lines;
+  std::unordered_map<std::string, int> parent_joint_of;  // child link → joint
+  std::vector<std::string> soft_limited;  // joints of the file, file order
+};
+
+FileJoints ReadJoints(const std::string& xml, const XmlIndex& index,
+                      const urdf::ModelInterface& model,
+                      const UrdfOptions& options, const Reporter& report) {
+  FileJoints out;
+  std::vector<Joint>& joints = out.joints;
+  std::vector<int>& joint_lines = out.lines;
+  const auto soft_attributes =
+      options.soft_limits == UrdfSoftLimits::kNarrow
+          ? FindSoftLimitAttributes(xml)
+          : std::unordered_map<std::string, SoftLimitAttributes>();
+  for (const Element& e : index.joints) {
+    const auto it = model.joints_.find(e.name);
+    if (it == model.joints_.end() || !it->second) {
+      report.Fail(e.line, "joint '", e.name, "' was not read by urdfdom");
+    }
+    joints.push_back(ToJoint(*it->second, e.line, report));
+    joint_lines.push_back(e.line);
+    if (const auto soft = soft_attributes.find(e.name);
+        soft != soft_attributes.end() &&
+        NarrowToSoftLimits(*it->second, soft->second, e.line, report,
+                           &joints.back())) {
+      out.soft_limited.push_back(e.name);
+    }
+    const auto [prev, inserted] = out.parent_joint_of.emplace(
+        joints.back().child, static_cast<int>(joints.size()) - 1);
+    if (!inserted) {
+      report.Fail(e.line, "link '", joints.back().child,
+                  "' has two parent joints, '", joints[prev->second].name,
+                  "' (line ", joint_lines[prev->second], ") and '", e.name,
+                  "'; a URDF must be a tree");
+    }
+  }
+  return out;
+}
+
+// The links and joints the loaded figure keeps.
+struct FigureContents {
+  std::vector<std::string> links;
+  std::unordered_set<std::string> joints;
+};
+
+// Chain mode: replaces the figure by the chain base_link → tip_link and lists
+// the joints left out.
+FigureContents SelectChain(const XmlIndex& index, const FileJoints& file,
+                           const std::string& root_name,
+                           const UrdfOptions& options, const Reporter& report,
+                           UrdfFigure* result) {
+  const std::vector<Joint>& joints = file.joints;
+  FigureContents kept;
+  for (const std::string* name : {&options.base_link, &options.tip_link}) {
+    if (!index.link_line.count(*name)) {
+      report.Fail(0, "unknown link '", *name, "' (chain ", options.base_link,
+                  " -> ", options.tip_link, ")");
+    }
+  }
+  // Walk up from the tip; the tree check above guarantees termination.
+  std::vector<int> path;  // joint indices, tip first
+  std::string link = options.tip_link;
+  while (link != options.base_link) {
+    const auto it = file.parent_joint_of.find(link);
+    if (it == file.parent_joint_of.end()) {
+      report.Fail(0, "tip link '", options.tip_link,
+                  "' is not below base link '", options.base_link,
+                  "': the path from the tip up to the root '", root_name,
+                  "' does not pass through it");
+    }
+    path.push_back(it->second);
+    link = joints[it->second].parent;
+  }
+  result->figure = Figure(options.base_link);
+  kept.links.push_back(options.base_link);
+  for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    WithLine(report, file.lines[*it],
+             [&] { result->figure.AddJoint(joints[*it]); });
+    kept.links.push_back(joints[*it].child);
+    kept.joints.insert(joints[*it].name);
+  }
+  for (const Joint& j : joints) {
+    if (!kept.joints.count(j.name)) {
+      result->dropped_joints.push_back(j.name);
+    }
+  }
+  return kept;
+}
+
+// The mimic joints of the figure, checked against options.mimic.
+void AddMimics(const XmlIndex& index, const urdf::ModelInterface& model,
+               const FileJoints& file, const FigureContents& kept,
+               const UrdfOptions& options, const Reporter& report,
+               UrdfFigure* result) {
+  const std::vector<Joint>& joints = file.joints;
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    if (!kept.joints.count(joints[i].name)) continue;
+    const urdf::Joint& in = *model.joints_.at(joints[i].name);
+    if (!in.mimic) continue;
+    const std::string& leader = in.mimic->joint_name;
+    if (!index.joint_line.count(leader)) {
+      report.Fail(file.lines[i], "joint '", in.name,
+                  "' mimics unknown joint '", leader, "'");
+    }
+    if (options.mimic == UrdfMimicPolicy::kReject) {
+      report.Fail(file.lines[i], "joint '", in.name, "' mimics joint '",
+                  leader, "' (q = ", ShortNumber(in.mimic->multiplier), " q_",
+                  leader, " + ", ShortNumber(in.mimic->offset),
+                  "); mimic joints are rejected (UrdfMimicPolicy::kReject): "
+                  "the relation is not enforced, so choose a chain without "
+                  "mimic joints");
+    }
+    if (!std::isfinite(in.mimic->multiplier) ||
+        !std::isfinite(in.mimic->offset)) {
+      report.Fail(file.lines[i], "joint '", in.name,
+                  "': <mimic> multiplier and offset must be finite");
+    }
+    result->mimics.push_back(
+        {in.name, leader, in.mimic->multiplier, in.mimic->offset});
+  }
+}
+
+// Sites, named like their links.
+void AddSites(const XmlIndex& index, const FigureContents& kept,
+              const UrdfOptions& options, const Reporter& report,
+              UrdfFigure* result) {
+  std::vector<std::string> site_links = options.site_links;
+  if (site_links.empty()) site_links = kept.links;
+  if (!options.tip_link.empty()) {
+    bool has_tip = false;
+    for (const std::string& s : site_links) has_tip |= s == options.tip_link;
+    if (!has_tip) site_links.push_back(options.tip_link);
+  }
+  const std::unordered_set<std::string> loaded(kept.links.begin(),
+                                               kept.links.end());
+  for (const std::string& name : site_links) {
+    if (!loaded.count(name)) {
+      report.Fail(0, "site link '", name, "' is not a link of the loaded ",
+                  options.base_link.empty() ? "figure" : "chain");
+    }
+    const auto line = index.link_line.find(name);
+    WithLine(report, line == index.link_line.end() ? 0 : line->second, [&] {
+      result->figure.AddSite({name, name, Eigen::Isometry3d::Identity()});
+    });
+  }
+}
+
 }  // namespace
 
 UrdfFigure LoadUrdfFromString(const std::string& xml,
@@ -556,51 +727,8 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
   }
   const XmlIndex index = IndexXml(xml, report);
   RefuseJointCycles(index, report);
-
-  std::vector<std::string> errors;
-  const urdf::ModelInterfaceSharedPtr model = ParseWithUrdfdom(xml, &errors);
-  if (!model) {
-    std::string what = "urdfdom could not parse the model";
-    int line = 0;
-    for (std::size_t i = 0; i < errors.size(); ++i) {
-      what += (i == 0 ? ": " : "; ") + errors[i];
-      if (line == 0) line = LineOfNamedElement(errors[i], index);
-    }
-    report.Fail(line, what);
-  }
-  if (!model->getRoot()) report.Fail(0, "the URDF has no root link");
-
-  // Every joint of the file, in file order, converted and checked.
-  std::vector<Joint> joints;
-  std::vector<int> joint_lines;
-  std::unordered_map<std::string, int> parent_joint_of;  // child link → joint
-  const auto soft_attributes =
-      options.soft_limits == UrdfSoftLimits::kNarrow
-          ? FindSoftLimitAttributes(xml)
-          : std::unordered_map<std::string, SoftLimitAttributes>();
-  std::vector<std::string> soft_limited;  // joints of the file, file order
-  for (const Element& e : index.joints) {
-    const auto it = model->joints_.find(e.name);
-    if (it == model->joints_.end() || !it->second) {
-      report.Fail(e.line, "joint '", e.name, "' was not read by urdfdom");
-    }
-    joints.push_back(ToJoint(*it->second, e.line, report));
-    joint_lines.push_back(e.line);
-    if (const auto soft = soft_attributes.find(e.name);
-        soft != soft_attributes.end() &&
-        NarrowToSoftLimits(*it->second, soft->second, e.line, report,
-                           &joints.back())) {
-      soft_limited.push_back(e.name);
-    }
-    const auto [prev, inserted] = parent_joint_of.emplace(
-        joints.back().child, static_cast<int>(joints.size()) - 1);
-    if (!inserted) {
-      report.Fail(e.line, "link '", joints.back().child,
-                  "' has two parent joints, '", joints[prev->second].name,
-                  "' (line ", joint_lines[prev->second], ") and '", e.name,
-                  "'; a URDF must be a tree");
-    }
-  }
+  const urdf::ModelInterfaceSharedPtr model = ParseOrFail(xml, index, report);
+  const FileJoints file = ReadJoints(xml, index, *model, options, report);
 
   // The whole tree is always built, so that a file that is not a tree is
   // rejected in chain mode too.
@@ -614,106 +742,28 @@ UrdfFigure LoadUrdfFromString(const std::string& xml,
     if (e.name == model->getRoot()->name) continue;
     WithLine(report, e.line, [&] { result.figure.AddLink(e.name); });
   }
-  for (std::size_t i = 0; i < joints.size(); ++i) {
-    WithLine(report, joint_lines[i],
-             [&] { result.figure.AddJoint(joints[i]); });
+  for (std::size_t i = 0; i < file.joints.size(); ++i) {
+    WithLine(report, file.lines[i],
+             [&] { result.figure.AddJoint(file.joints[i]); });
   }
   WithLine(report, 0, [&] { result.figure.Validate(); });
 
-  std::vector<std::string> figure_links;  // links of the loaded figure
-  std::unordered_set<std::string> in_figure_joints;
+  FigureContents kept;  // what the loaded figure keeps
   if (options.base_link.empty()) {
-    for (const Element& e : index.links) figure_links.push_back(e.name);
-    for (const Joint& j : joints) in_figure_joints.insert(j.name);
+    for (const Element& e : index.links) kept.links.push_back(e.name);
+    for (const Joint& j : file.joints) kept.joints.insert(j.name);
   } else {
-    for (const std::string* name : {&options.base_link, &options.tip_link}) {
-      if (!index.link_line.count(*name)) {
-        report.Fail(0, "unknown link '", *name, "' (chain ", options.base_link,
-                    " -> ", options.tip_link, ")");
-      }
-    }
-    // Walk up from the tip; the tree check above guarantees termination.
-    std::vector<int> path;  // joint indices, tip first
-    std::string link = options.tip_link;
-    while (link != options.base_link) {
-      const auto it = parent_joint_of.find(link);
-      if (it == parent_joint_of.end()) {
-        report.Fail(0, "tip link '", options.tip_link,
-                    "' is not below base link '", options.base_link,
-                    "': the path from the tip up to the root '",
-                    model->getRoot()->name, "' does not pass through it");
-      }
-      path.push_back(it->second);
-      link = joints[it->second].parent;
-    }
-    result.figure = Figure(options.base_link);
-    figure_links.push_back(options.base_link);
-    for (auto it = path.rbegin(); it != path.rend(); ++it) {
-      WithLine(report, joint_lines[*it],
-               [&] { result.figure.AddJoint(joints[*it]); });
-      figure_links.push_back(joints[*it].child);
-      in_figure_joints.insert(joints[*it].name);
-    }
-    for (const Joint& j : joints) {
-      if (!in_figure_joints.count(j.name)) {
-        result.dropped_joints.push_back(j.name);
-      }
-    }
+    kept = SelectChain(index, file, model->getRoot()->name, options, report,
+                       &result);
   }
 
-  // Mimic joints.
-  for (std::size_t i = 0; i < joints.size(); ++i) {
-    if (!in_figure_joints.count(joints[i].name)) continue;
-    const urdf::Joint& in = *model->joints_.at(joints[i].name);
-    if (!in.mimic) continue;
-    const std::string& leader = in.mimic->joint_name;
-    if (!index.joint_line.count(leader)) {
-      report.Fail(joint_lines[i], "joint '", in.name,
-                  "' mimics unknown joint '", leader, "'");
-    }
-    if (options.mimic == UrdfMimicPolicy::kReject) {
-      report.Fail(joint_lines[i], "joint '", in.name, "' mimics joint '",
-                  leader, "' (q = ", ShortNumber(in.mimic->multiplier), " q_",
-                  leader, " + ", ShortNumber(in.mimic->offset),
-                  "); mimic joints are rejected (UrdfMimicPolicy::kReject): "
-                  "the relation is not enforced, so choose a chain without "
-                  "mimic joints");
-    }
-    if (!std::isfinite(in.mimic->multiplier) ||
-        !std::isfinite(in.mimic->offset)) {
-      report.Fail(joint_lines[i], "joint '", in.name,
-                  "': <mimic> multiplier and offset must be finite");
-    }
-    result.mimics.push_back(
-        {in.name, leader, in.mimic->multiplier, in.mimic->offset});
-  }
-
-  for (const std::string& name : soft_limited) {
-    if (in_figure_joints.count(name)) {
+  AddMimics(index, *model, file, kept, options, report, &result);
+  for (const std::string& name : file.soft_limited) {
+    if (kept.joints.count(name)) {
       result.soft_limited_joints.push_back(name);
     }
   }
-
-  // Sites, named like their links.
-  std::vector<std::string> site_links = options.site_links;
-  if (site_links.empty()) site_links = figure_links;
-  if (!options.tip_link.empty()) {
-    bool has_tip = false;
-    for (const std::string& s : site_links) has_tip |= s == options.tip_link;
-    if (!has_tip) site_links.push_back(options.tip_link);
-  }
-  const std::unordered_set<std::string> loaded(figure_links.begin(),
-                                               figure_links.end());
-  for (const std::string& name : site_links) {
-    if (!loaded.count(name)) {
-      report.Fail(0, "site link '", name, "' is not a link of the loaded ",
-                  options.base_link.empty() ? "figure" : "chain");
-    }
-    const auto line = index.link_line.find(name);
-    WithLine(report, line == index.link_line.end() ? 0 : line->second, [&] {
-      result.figure.AddSite({name, name, Eigen::Isometry3d::Identity()});
-    });
-  }
+  AddSites(index, kept, options, report, &result);
   return result;
 }
 

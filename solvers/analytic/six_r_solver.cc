@@ -149,16 +149,27 @@ std::shared_ptr<const SixRArm> SixRArm::Create(const Model& model, int site,
                   model.nq());
     return nullptr;
   }
+  std::shared_ptr<SixRArm> arm(new SixRArm());
+  arm->site_ = site;
+  arm->tolerance_ = tolerance;
+  if (!arm->ReadJoints(model, where, why)) return nullptr;
+  if (arm->FindSphericalWrist()) {
+    if (!arm->SetSphericalWristCase(where, why)) return nullptr;
+    return arm;
+  }
+  if (!arm->SetThreeParallel(where, why)) return nullptr;
+  return arm;
+}
+
+bool SixRArm::ReadJoints(const Model& model, const std::string& where,
+                         std::string* why) {
   // Steps from the root to the site, root first.
   std::vector<int> path;
-  for (int s = model.site_step(site); s >= 0; s = model.parent(s)) {
+  for (int s = model.site_step(site_); s >= 0; s = model.parent(s)) {
     path.push_back(s);
     if (s == 0) break;
   }
   std::reverse(path.begin(), path.end());
-  std::shared_ptr<SixRArm> arm(new SixRArm());
-  arm->site_ = site;
-  arm->tolerance_ = tolerance;
   AlignedVector<Eigen::Isometry3d> X(model.num_steps(),
                                      Eigen::Isometry3d::Identity());
   int joints = 0;
@@ -170,116 +181,135 @@ std::shared_ptr<const SixRArm> SixRArm::Create(const Model& model, int site,
       *why = StrCat(where, "coordinate ", model.dof(s), " (",
                     model.dof_name(model.dof(s)),
                     ") is prismatic; only revolute joints are supported");
-      return nullptr;
+      return false;
     }
     if (model.kind(s) != StepKind::kRevolute) continue;
     if (joints == 6) {
       *why = StrCat(where, "more than 6 revolute joints move the site");
-      return nullptr;
+      return false;
     }
-    arm->coordinate_[joints] = model.dof(s);
-    arm->h_[joints] = (X[s].linear() * model.axis(s)).normalized();
-    arm->p_[joints] = X[s].translation();
+    coordinate_[joints] = model.dof(s);
+    h_[joints] = (X[s].linear() * model.axis(s)).normalized();
+    p_[joints] = X[s].translation();
     ++joints;
   }
   if (joints != 6) {
-    *why = StrCat(where, "the chain to site \"", model.site_name(site),
+    *why = StrCat(where, "the chain to site \"", model.site_name(site_),
                   "\" has ", joints,
                   " revolute joints; all 6 coordinates must move it");
-    return nullptr;
+    return false;
   }
-  arm->X_0_ = X[model.site_step(site)] * model.X_FS(site);
+  X_0_ = X[model.site_step(site_)] * model.X_FS(site_);
   for (int k = 0; k < 6; ++k) {
-    const int i = arm->coordinate_[k];
-    arm->lower_[k] = model.lower()[i];
-    arm->upper_[k] = model.upper()[i];
+    const int i = coordinate_[k];
+    lower_[k] = model.lower()[i];
+    upper_[k] = model.upper()[i];
   }
-  const auto& h = arm->h_;
-  const auto& p = arm->p_;
-  double scale = (arm->X_0_.translation() - p[5]).norm();
-  for (int k = 1; k < 6; ++k) scale += (p[k] - p[k - 1]).norm();
-  arm->scale_ = scale > 0.0 ? scale : 1.0;
-  const double length_tol = tolerance * arm->scale_;
-  const auto meet = [&](int i, int j) {
-    return !Parallel(h[i], h[j], tolerance) &&
-           LineDistance(h[i], p[i], h[j], p[j]) <= length_tol;
-  };
-  const auto parallel = [&](int i, int j) {
-    return Parallel(h[i], h[j], tolerance) &&
-           LineDistance(h[i], p[i], h[j], p[j]) > length_tol;
-  };
+  double scale = (X_0_.translation() - p_[5]).norm();
+  for (int k = 1; k < 6; ++k) scale += (p_[k] - p_[k - 1]).norm();
+  scale_ = scale > 0.0 ? scale : 1.0;
+  return true;
+}
+
+bool SixRArm::AxesMeet(int i, int j) const {
+  const double length_tol = tolerance_ * scale_;
+  return !Parallel(h_[i], h_[j], tolerance_) &&
+         LineDistance(h_[i], p_[i], h_[j], p_[j]) <= length_tol;
+}
+
+bool SixRArm::AxesParallel(int i, int j) const {
+  const double length_tol = tolerance_ * scale_;
+  return Parallel(h_[i], h_[j], tolerance_) &&
+         LineDistance(h_[i], p_[i], h_[j], p_[j]) > length_tol;
+}
+
+bool SixRArm::FindSphericalWrist() {
+  const double length_tol = tolerance_ * scale_;
+  const auto& h = h_;
+  const auto& p = p_;
   // Spherical wrist: axes 4, 5, 6 (k = 3, 4, 5) through one point.
   bool spherical = false;
-  if (meet(3, 4) && meet(4, 5)) {
+  if (AxesMeet(3, 4) && AxesMeet(4, 5)) {
     const Vector3d w = ClosestPoint(h[3], p[3], h[4], p[4]);
     spherical = PointLineDistance(w, h[3], p[3]) <= length_tol &&
                 PointLineDistance(w, h[4], p[4]) <= length_tol &&
                 PointLineDistance(w, h[5], p[5]) <= length_tol;
-    arm->w_ = w;
+    w_ = w;
   }
-  if (spherical) {
-    arm->family_ = SixRFamily::kSphericalWrist;
-    if (meet(0, 1)) {
-      arm->position_case_ = 0;
-      arm->c_ = ClosestPoint(h[0], p[0], h[1], p[1]);
-      arm->decomposition_ = "spherical wrist; axes 1 and 2 intersect";
-    } else if (parallel(1, 2)) {
-      arm->position_case_ = 1;
-      arm->decomposition_ = "spherical wrist; axes 2 and 3 parallel";
-    } else if (meet(1, 2)) {
-      arm->position_case_ = 2;
-      arm->c_ = ClosestPoint(h[1], p[1], h[2], p[2]);
-      arm->decomposition_ = "spherical wrist; axes 2 and 3 intersect";
-    } else if (parallel(0, 1)) {
-      arm->position_case_ = 3;
-      arm->decomposition_ = "spherical wrist; axes 1 and 2 parallel";
-    } else {
-      *why = StrCat(where, "spherical wrist, but no two consecutive axes of "
-                           "1-3 intersect or are parallel (the general case "
-                           "needs IK-Geo's subproblem 5, not implemented)");
-      return nullptr;
-    }
-    if ((arm->position_case_ == 1 && Parallel(h[0], h[1], tolerance)) ||
-        (arm->position_case_ == 3 && Parallel(h[1], h[2], tolerance))) {
-      *why = StrCat(where, "axes 1, 2 and 3 are all parallel: the wrist "
-                           "centre cannot leave a plane");
-      return nullptr;
-    }
-    arm->v6_ = AnyPerpendicular(h[5]);
-    return arm;
+  return spherical;
+}
+
+bool SixRArm::SetSphericalWristCase(const std::string& where,
+                                    std::string* why) {
+  const auto& h = h_;
+  const auto& p = p_;
+  family_ = SixRFamily::kSphericalWrist;
+  if (AxesMeet(0, 1)) {
+    position_case_ = 0;
+    c_ = ClosestPoint(h[0], p[0], h[1], p[1]);
+    decomposition_ = "spherical wrist; axes 1 and 2 intersect";
+  } else if (AxesParallel(1, 2)) {
+    position_case_ = 1;
+    decomposition_ = "spherical wrist; axes 2 and 3 parallel";
+  } else if (AxesMeet(1, 2)) {
+    position_case_ = 2;
+    c_ = ClosestPoint(h[1], p[1], h[2], p[2]);
+    decomposition_ = "spherical wrist; axes 2 and 3 intersect";
+  } else if (AxesParallel(0, 1)) {
+    position_case_ = 3;
+    decomposition_ = "spherical wrist; axes 1 and 2 parallel";
+  } else {
+    *why = StrCat(where, "spherical wrist, but no two consecutive axes of "
+                         "1-3 intersect or are parallel (the general case "
+                         "needs IK-Geo's subproblem 5, not implemented)");
+    return false;
   }
-  const bool three_parallel = parallel(1, 2) && parallel(2, 3) &&
+  if ((position_case_ == 1 && Parallel(h[0], h[1], tolerance_)) ||
+      (position_case_ == 3 && Parallel(h[1], h[2], tolerance_))) {
+    *why = StrCat(where, "axes 1, 2 and 3 are all parallel: the wrist "
+                         "centre cannot leave a plane");
+    return false;
+  }
+  v6_ = AnyPerpendicular(h[5]);
+  return true;
+}
+
+bool SixRArm::SetThreeParallel(const std::string& where, std::string* why) {
+  const auto& h = h_;
+  const auto& p = p_;
+  const double tolerance = tolerance_;
+  const bool three_parallel = AxesParallel(1, 2) && AxesParallel(2, 3) &&
                               Parallel(h[1], h[3], tolerance);
-  if (three_parallel && meet(4, 5)) {
+  if (three_parallel && AxesMeet(4, 5)) {
     if (Parallel(h[0], h[1], tolerance)) {
       *why = StrCat(where, "axes 2, 3, 4 are parallel but axis 1 is parallel "
                            "to them too");
-      return nullptr;
+      return false;
     }
     if (Parallel(h[4], h[1], tolerance)) {
       *why = StrCat(where, "axes 2, 3, 4 are parallel but axis 5 is parallel "
                            "to them too");
-      return nullptr;
+      return false;
     }
-    arm->family_ = SixRFamily::kThreeParallel;
-    arm->decomposition_ = "axes 2, 3, 4 parallel; axes 5 and 6 intersect";
-    arm->w_ = ClosestPoint(h[4], p[4], h[5], p[5]);
-    arm->sign3_ = h[1].dot(h[2]) > 0.0 ? 1.0 : -1.0;
-    arm->sign4_ = h[1].dot(h[3]) > 0.0 ? 1.0 : -1.0;
-    arm->v2_ = AnyPerpendicular(h[1]);
-    return arm;
+    family_ = SixRFamily::kThreeParallel;
+    decomposition_ = "axes 2, 3, 4 parallel; axes 5 and 6 intersect";
+    w_ = ClosestPoint(h[4], p[4], h[5], p[5]);
+    sign3_ = h[1].dot(h[2]) > 0.0 ? 1.0 : -1.0;
+    sign4_ = h[1].dot(h[3]) > 0.0 ? 1.0 : -1.0;
+    v2_ = AnyPerpendicular(h[1]);
+    return true;
   }
   if (three_parallel) {
     *why = StrCat(where, "axes 2, 3, 4 are parallel but axes 5 and 6 do not "
                          "intersect (IK-Geo's subproblem 6 case, not "
                          "implemented)");
-    return nullptr;
+    return false;
   }
   *why = StrCat(where, "not a supported 6R geometry: axes 4, 5, 6 do not "
                        "meet in a point (spherical wrist) and axes 2, 3, 4 "
                        "are not parallel (UR type), to tolerance ",
                 tolerance);
-  return nullptr;
+  return false;
 }
 
 void SixRArm::Add(const Vector6d& theta, bool exact,

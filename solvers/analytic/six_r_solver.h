@@ -159,6 +159,21 @@ class SixRArm {
                           const Vector6d& free, SixRSolutions* out) const;
   // Adds a branch (chain order) to the solutions or approximations.
   void Add(const Vector6d& theta, bool exact, SixRSolutions* out) const;
+  // The steps of Create. ReadJoints reads the six revolute joints before
+  // site_ (h_, p_, X_0_, the limits and the length scale); false with *why
+  // when the chain is not 6R.
+  bool ReadJoints(const Model& model, const std::string& where,
+                  std::string* why);
+  // Axes i and j (chain order) meet in a point / are parallel and distinct,
+  // to tolerance_ (lengths to tolerance_ · scale_).
+  bool AxesMeet(int i, int j) const;
+  bool AxesParallel(int i, int j) const;
+  // True if axes 4, 5, 6 pass through one point (then w_ is that point).
+  bool FindSphericalWrist();
+  // The position decomposition of a spherical-wrist arm, or the UR type
+  // (axes 2, 3, 4 parallel, 5 and 6 meeting); false with *why if none fits.
+  bool SetSphericalWristCase(const std::string& where, std::string* why);
+  bool SetThreeParallel(const std::string& where, std::string* why);
 
   SixRFamily family_ = SixRFamily::kSphericalWrist;
   // Spherical wrist: which position decomposition (0: h1 ∩ h2,

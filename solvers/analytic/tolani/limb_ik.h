@@ -300,6 +300,33 @@ class TolaniLimbIk {
                                  const Eigen::Vector3d& axis_goal,
                                  const Eigen::Vector3d& wrist_angles,
                                  const LimbIkOptions& options) const;
+  // The steps of SolveTwoParameter, which share its goal.
+  struct TwoParameterGoal {
+    SecondParameter kind;
+    const Eigen::Vector3d& target;
+    const Eigen::Isometry3d& E;
+    const Eigen::Vector3d& axis_site;
+    const Eigen::Vector3d& axis_goal;
+    const Eigen::Vector3d& wrist_angles;
+    const LimbIkOptions& options;
+  };
+  LimbSolution SolveAt(const TwoParameterGoal& goal, double parameter) const;
+  // The ψ for which the position goal is within reach (§3.3, Eq. 10); when
+  // none, *closest is the ψ closest to the reach.
+  SwivelIntervals ReachablePsi(const TwoParameterGoal& goal,
+                               double* closest) const;
+  // The θ4 within the elbow limits (all when not respected), and in *first
+  // the one closest to their middle.
+  SwivelIntervals AdmissibleTheta4(const LimbIkOptions& options,
+                                   double* first) const;
+  // Samples `range`; keeps in *best the solved sample with the longest valid
+  // swivel arc (or the first reachable one while *best is unreachable).
+  void ScanParameter(const TwoParameterGoal& goal, const SwivelIntervals& range,
+                     LimbSolution* best, bool* any_reachable) const;
+  // Table 2's two-variable optimization over (φ, τ) from `best`.
+  LimbSolution RefineParameter(const TwoParameterGoal& goal,
+                               const SwivelIntervals& range,
+                               const LimbSolution& best) const;
 
   SphericalJointLayout s1_, s2_;
   Eigen::Vector3d t_a_, t_b_;

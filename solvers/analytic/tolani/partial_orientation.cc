@@ -246,62 +246,16 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
     const Eigen::Isometry3d& E, const Eigen::Vector3d& axis_site,
     const Eigen::Vector3d& axis_goal, const Eigen::Vector3d& wrist_angles,
     const LimbIkOptions& options) const {
-  const auto solve_at = [&](double parameter) {
-    return SolveWithParameter(kind, parameter, target, E, axis_site, axis_goal,
-                              wrist_angles, options);
-  };
+  const TwoParameterGoal goal{kind,      target,       E,      axis_site,
+                              axis_goal, wrist_angles, options};
   // The admissible range of the second parameter, and its first choice.
   SwivelIntervals range;
   double first = 0.0;
   if (kind == SecondParameter::kPsi) {
-    // Reachable ψ (§3.3, Eq. 10): the wrist is w(ψ) = t_g − R_g(ψ) R_eᵀ t_e,
-    // so |w|² = |t_g|² + |y|² − 2 t_g·Rot(a, ψ) y with y = R_base R_eᵀ t_e:
-    // a sin ψ + b cos ψ + c, to lie within the squared reach of θ4.
-    const Eigen::Vector3d y =
-        PartialGoalRotation(axis_site, axis_goal, options.swivel_axis, 0.0) *
-        E.linear().transpose() * E.translation();
-    const Eigen::Vector3d& a = axis_goal;
-    const double ay = a.dot(y), at = a.dot(target);
-    const SwivelTrig w2{-2.0 * target.dot(a.cross(y)),
-                        -2.0 * (target.dot(y) - ay * at),
-                        target.squaredNorm() + y.squaredNorm() - 2.0 * ay * at};
-    const ElbowEquation eq = ElbowCoefficients(t_a_, R_a_, t_b_);
-    const auto d2 = [&eq](double t) {
-      return eq.ta2 + eq.tb2 +
-             2.0 * (eq.a * std::cos(t) + eq.b * std::sin(t) + eq.c0);
-    };
-    const double lo4 = lower_[3], hi4 = upper_[3];
-    const double t_max = std::atan2(eq.b, eq.a);
-    double dmin2 = std::numeric_limits<double>::infinity(), dmax2 = 0.0;
-    const auto consider = [&](double t) {
-      dmin2 = std::min(dmin2, d2(t));
-      dmax2 = std::max(dmax2, d2(t));
-    };
-    if (options.respect_limits && hi4 - lo4 < kTwoPi) {
-      consider(lo4);
-      consider(hi4);
-      for (double t : {t_max, t_max + kPi}) {
-        double s = t;
-        if (ShiftInto(lo4, hi4, 0.0, &s)) consider(s);
-      }
-    } else {
-      consider(t_max);
-      consider(t_max + kPi);
-    }
-    const double slack = 1e-10 * (eq.ta2 + eq.tb2);
-    double roots[4];
-    int count = 0;
-    AddRoots(w2, dmin2 - slack, roots, &count);
-    AddRoots(w2, dmax2 + slack, roots, &count);
-    range = PiecewiseSet(roots, count, [&](double psi) {
-      const double v = w2(psi);
-      return v >= dmin2 - slack && v <= dmax2 + slack;
-    });
+    double closest = 0.0;
+    range = ReachablePsi(goal, &closest);
     if (range.empty()) {
-      // Out of reach for every ψ: the ψ closest to the reach.
-      const double psi_max = std::atan2(w2.alpha, w2.beta);
-      const double psi = w2(psi_max) < dmin2 ? psi_max : psi_max + kPi;
-      LimbSolution s = solve_at(Wrap(psi));
+      LimbSolution s = SolveAt(goal, Wrap(closest));
       s.status = LimbIkStatus::kUnreachable;
       s.message = "the position goal is out of reach for every psi";
       return s;
@@ -311,60 +265,18 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
         PartialOrientationWrist(target, E, axis_site, axis_goal, options),
         options, range);
   } else {
-    const double lo4 = lower_[3], hi4 = upper_[3];
-    const bool bounded = std::isfinite(lo4) && std::isfinite(hi4);
-    const bool limited =
-        options.respect_limits && bounded && hi4 - lo4 < kTwoPi;
     if (std::isfinite(options.aiming_theta4)) {
-      LimbSolution s = solve_at(options.aiming_theta4);
+      LimbSolution s = SolveAt(goal, options.aiming_theta4);
       return s;
     }
-    const double desired = bounded ? 0.5 * (lo4 + hi4) : 0.0;
-    if (limited) {
-      range.Append(Wrap2Pi(lo4), std::min(kTwoPi, Wrap2Pi(lo4) + (hi4 - lo4)));
-      if (Wrap2Pi(lo4) + (hi4 - lo4) > kTwoPi) {
-        SwivelIntervals head;
-        head.Append(0.0, Wrap2Pi(lo4) + (hi4 - lo4) - kTwoPi);
-        range = head.Union(range);
-      }
-    } else {
-      range = SwivelIntervals::Full();
-    }
-    first = range.Closest(desired, 1e-9);
+    range = AdmissibleTheta4(options, &first);
   }
   // 1. The first choice of the parameter.
-  LimbSolution best = solve_at(first);
+  LimbSolution best = SolveAt(goal, first);
   if (best.status == LimbIkStatus::kSolved) return best;
-  // 2. Scan the admissible range; keep the sample with the longest valid
-  //    swivel arc (an exact, admissible solution when any).
-  std::array<SwivelIntervals::Interval, SwivelIntervals::kCapacity> arcs;
-  const int num_arcs = range.Arcs(&arcs);
-  double total = 0.0;
-  for (int i = 0; i < num_arcs; ++i) total += arcs[i].length();
-  const int samples = std::max(1, options.parameter_samples);
-  double best_length = -1.0;
+  // 2. Scan the admissible range.
   bool any_reachable = best.status != LimbIkStatus::kUnreachable;
-  for (int i = 0; i < num_arcs; ++i) {
-    const int n = std::max(
-        1, static_cast<int>(std::round(samples * arcs[i].length() / total)));
-    for (int k = 0; k < n; ++k) {
-      const double parameter =
-          Wrap(arcs[i].lo + arcs[i].length() * (k + 0.5) / n);
-      LimbSolution s = solve_at(parameter);
-      if (s.status == LimbIkStatus::kUnreachable) continue;
-      any_reachable = true;
-      if (s.status != LimbIkStatus::kSolved) {
-        if (best.status == LimbIkStatus::kUnreachable) best = s;
-        continue;
-      }
-      SwivelIntervals::Interval arc;
-      s.valid.LongestArc(&arc);
-      if (arc.length() > best_length) {
-        best_length = arc.length();
-        best = s;
-      }
-    }
-  }
+  ScanParameter(goal, range, &best, &any_reachable);
   if (best.status == LimbIkStatus::kSolved) {
     best.message = kind == SecondParameter::kPsi
                        ? "analytic after a scan of psi (valid swivel arc)"
@@ -378,19 +290,218 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
                        : "no aiming line through the target is reachable";
     return best;
   }
-  // 3. Table 2's small unconstrained optimization: minimize the paper's
-  //    F(φ, τ) = Σ_{i≠4} (θ_i − θ_i*)² (θ* = middle of the limits; for
-  //    aiming θ4 is the free τ and joins the sum) over (φ, τ) with
-  //    L-BFGS-B, τ kept inside the admissible range's arc. F ignores the
-  //    limits; the result is accepted only if it satisfies them.
-  Vector7d middle = Vector7d::Zero();
-  Vector7d weight = Vector7d::Zero();
-  for (int i = 0; i < 7; ++i) {
-    if (std::isfinite(lower_[i]) && std::isfinite(upper_[i])) {
-      middle[i] = 0.5 * (lower_[i] + upper_[i]);
-      weight[i] = 1.0;
+  // 3. Table 2's small unconstrained optimization.
+  return RefineParameter(goal, range, best);
+}
+
+LimbSolution TolaniLimbIk::SolveAt(const TwoParameterGoal& goal,
+                                   double parameter) const {
+  return SolveWithParameter(goal.kind, parameter, goal.target, goal.E,
+                            goal.axis_site, goal.axis_goal, goal.wrist_angles,
+                            goal.options);
+}
+
+SwivelIntervals TolaniLimbIk::ReachablePsi(const TwoParameterGoal& goal,
+                                           double* closest) const {
+  const Eigen::Vector3d& target = goal.target;
+  const Eigen::Isometry3d& E = goal.E;
+  const LimbIkOptions& options = goal.options;
+  // Reachable ψ (§3.3, Eq. 10): the wrist is w(ψ) = t_g − R_g(ψ) R_eᵀ t_e,
+  // so |w|² = |t_g|² + |y|² − 2 t_g·Rot(a, ψ) y with y = R_base R_eᵀ t_e:
+  // a sin ψ + b cos ψ + c, to lie within the squared reach of θ4.
+  const Eigen::Vector3d y =
+      PartialGoalRotation(goal.axis_site, goal.axis_goal, options.swivel_axis,
+                          0.0) *
+      E.linear().transpose() * E.translation();
+  const Eigen::Vector3d& a = goal.axis_goal;
+  const double ay = a.dot(y), at = a.dot(target);
+  const SwivelTrig w2{-2.0 * target.dot(a.cross(y)),
+                      -2.0 * (target.dot(y) - ay * at),
+                      target.squaredNorm() + y.squaredNorm() - 2.0 * ay * at};
+  const ElbowEquation eq = ElbowCoefficients(t_a_, R_a_, t_b_);
+  const auto d2 = [&eq](double t) {
+    return eq.ta2 + eq.tb2 +
+           2.0 * (eq.a * std::cos(t) + eq.b * std::sin(t) + eq.c0);
+  };
+  const double lo4 = lower_[3], hi4 = upper_[3];
+  const double t_max = std::atan2(eq.b, eq.a);
+  double dmin2 = std::numeric_limits<double>::infinity(), dmax2 = 0.0;
+  const auto consider = [&](double t) {
+    dmin2 = std::min(dmin2, d2(t));
+    dmax2 = std::max(dmax2, d2(t));
+  };
+  if (options.respect_limits && hi4 - lo4 < kTwoPi) {
+    consider(lo4);
+    consider(hi4);
+    for (double t : {t_max, t_max + kPi}) {
+      double s = t;
+      if (ShiftInto(lo4, hi4, 0.0, &s)) consider(s);
+    }
+  } else {
+    consider(t_max);
+    consider(t_max + kPi);
+  }
+  const double slack = 1e-10 * (eq.ta2 + eq.tb2);
+  double roots[4];
+  int count = 0;
+  AddRoots(w2, dmin2 - slack, roots, &count);
+  AddRoots(w2, dmax2 + slack, roots, &count);
+  const SwivelIntervals range = PiecewiseSet(roots, count, [&](double psi) {
+    const double v = w2(psi);
+    return v >= dmin2 - slack && v <= dmax2 + slack;
+  });
+  if (range.empty()) {
+    // Out of reach for every ψ: the ψ closest to the reach.
+    const double psi_max = std::atan2(w2.alpha, w2.beta);
+    *closest = w2(psi_max) < dmin2 ? psi_max : psi_max + kPi;
+  }
+  return range;
+}
+
+SwivelIntervals TolaniLimbIk::AdmissibleTheta4(const LimbIkOptions& options,
+                                               double* first) const {
+  const double lo4 = lower_[3], hi4 = upper_[3];
+  const bool bounded = std::isfinite(lo4) && std::isfinite(hi4);
+  const bool limited = options.respect_limits && bounded && hi4 - lo4 < kTwoPi;
+  const double desired = bounded ? 0.5 * (lo4 + hi4) : 0.0;
+  SwivelIntervals range;
+  if (limited) {
+    range.Append(Wrap2Pi(lo4), std::min(kTwoPi, Wrap2Pi(lo4) + (hi4 - lo4)));
+    if (Wrap2Pi(lo4) + (hi4 - lo4) > kTwoPi) {
+      SwivelIntervals head;
+      head.Append(0.0, Wrap2Pi(lo4) + (hi4 - lo4) - kTwoPi);
+      range = head.Union(range);
+    }
+  } else {
+    range = SwivelIntervals::Full();
+  }
+  *first = range.Closest(desired, 1e-9);
+  return range;
+}
+
+void TolaniLimbIk::ScanParameter(const TwoParameterGoal& goal,
+                                 const SwivelIntervals& range,
+                                 LimbSolution* best,
+                                 bool* any_reachable) const {
+  // Keep the sample with the longest valid swivel arc (an exact, admissible
+  // solution when any).
+  std::array<SwivelIntervals::Interval, SwivelIntervals::kCapacity> arcs;
+  const int num_arcs = range.Arcs(&arcs);
+  double total = 0.0;
+  for (int i = 0; i < num_arcs; ++i) total += arcs[i].length();
+  const int samples = std::max(1, goal.options.parameter_samples);
+  double best_length = -1.0;
+  for (int i = 0; i < num_arcs; ++i) {
+    const int n = std::max(
+        1, static_cast<int>(std::round(samples * arcs[i].length() / total)));
+    for (int k = 0; k < n; ++k) {
+      const double parameter =
+          Wrap(arcs[i].lo + arcs[i].length() * (k + 0.5) / n);
+      LimbSolution s = SolveAt(goal, parameter);
+      if (s.status == LimbIkStatus::kUnreachable) continue;
+      *any_reachable = true;
+      if (s.status != LimbIkStatus::kSolved) {
+        if (best->status == LimbIkStatus::kUnreachable) *best = s;
+        continue;
+      }
+      SwivelIntervals::Interval arc;
+      s.valid.LongestArc(&arc);
+      if (arc.length() > best_length) {
+        best_length = arc.length();
+        *best = s;
+      }
     }
   }
+}
+
+namespace {
+
+// Minimizes cost(φ, τ) from (φ0, τ0) by L-BFGS-B over φ0 ± π and τ in
+// [tau_lo, tau_hi], with central differences clipped at τ's bounds; an
+// infinite cost (no such family) reads as 1e10 with a zero gradient.
+template <typename Cost>
+Eigen::VectorXd MinimizeTwoVariables(const Cost& cost, double phi0,
+                                     double tau0, double tau_lo, double tau_hi,
+                                     int refine_iterations) {
+  const auto objective = [&](const Eigen::VectorXd& x, Eigen::VectorXd& grad) {
+    Vector7d q;
+    const double f = cost(x[0], x[1], &q);
+    if (!std::isfinite(f)) {
+      grad.setZero();
+      return 1e10;
+    }
+    const double h = 1e-6;
+    for (int d = 0; d < 2; ++d) {
+      Eigen::Vector2d xp(x[0], x[1]), xm(x[0], x[1]);
+      xp[d] += h;
+      xm[d] -= h;
+      if (d == 1) {
+        xp[1] = std::min(xp[1], tau_hi);
+        xm[1] = std::max(xm[1], tau_lo);
+      }
+      Vector7d unused;
+      const double fp = cost(xp[0], xp[1], &unused);
+      const double fm = cost(xm[0], xm[1], &unused);
+      grad[d] = std::isfinite(fp) && std::isfinite(fm) && xp[d] > xm[d]
+                    ? (fp - fm) / (xp[d] - xm[d])
+                    : 0.0;
+    }
+    return f;
+  };
+  internal::BoxMinimizationOptions box;
+  box.max_iterations = std::max(1, refine_iterations);
+  box.epsilon = 1e-8;
+  Eigen::VectorXd x0(2), lb(2), ub(2);
+  const double t0 = std::clamp(tau_lo + Wrap2Pi(tau0 - tau_lo), tau_lo, tau_hi);
+  x0 << phi0, t0;
+  lb << phi0 - kPi, tau_lo;
+  ub << phi0 + kPi, tau_hi;
+  // A line-search failure keeps the best point evaluated; the caller's
+  // violation test decides what it is worth.
+  return internal::MinimizeInBox(objective, x0, lb, ub, box).x;
+}
+
+// θ* of Table 2's F: the middle of each joint's limits, weight 1; weight 0
+// (and middle 0) for a joint without two finite limits.
+void LimitMiddles(const Vector7d& lower, const Vector7d& upper,
+                  Vector7d* middle, Vector7d* weight) {
+  *middle = Vector7d::Zero();
+  *weight = Vector7d::Zero();
+  for (int i = 0; i < 7; ++i) {
+    if (std::isfinite(lower[i]) && std::isfinite(upper[i])) {
+      (*middle)[i] = 0.5 * (lower[i] + upper[i]);
+      (*weight)[i] = 1.0;
+    }
+  }
+}
+
+// The last of the arcs that holds τ (modulo 2π); 0 when none does.
+int ArcHolding(
+    const std::array<SwivelIntervals::Interval, SwivelIntervals::kCapacity>&
+        arcs,
+    int num_arcs, double tau) {
+  int range_arc = 0;
+  for (int i = 0; i < num_arcs; ++i) {
+    const double t = arcs[i].lo + Wrap2Pi(tau - arcs[i].lo);
+    if (t <= arcs[i].hi) range_arc = i;
+  }
+  return range_arc;
+}
+
+}  // namespace
+
+LimbSolution TolaniLimbIk::RefineParameter(const TwoParameterGoal& goal,
+                                           const SwivelIntervals& range,
+                                           const LimbSolution& best) const {
+  const LimbIkOptions& options = goal.options;
+  const SecondParameter kind = goal.kind;
+  // Table 2's small unconstrained optimization: minimize the paper's
+  // F(φ, τ) = Σ_{i≠4} (θ_i − θ_i*)² (θ* = middle of the limits; for
+  // aiming θ4 is the free τ and joins the sum) over (φ, τ) with
+  // L-BFGS-B, τ kept inside the admissible range's arc. F ignores the
+  // limits; the result is accepted only if it satisfies them.
+  Vector7d middle, weight;
+  LimitMiddles(lower_, upper_, &middle, &weight);
   if (kind == SecondParameter::kPsi) weight[3] = 0.0;
   const double tau0 = best.parameter;
   const double phi0 = best.swivel;
@@ -401,23 +512,22 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
     int count = 1;
     if (kind == SecondParameter::kPsi) {
       Eigen::Isometry3d G = Eigen::Isometry3d::Identity();
-      G.linear() =
-          PartialGoalRotation(axis_site, axis_goal, options.swivel_axis, tau);
-      G.translation() = target;
-      count = Parameterize(G * E.inverse(Eigen::Isometry), options, &families);
+      G.linear() = PartialGoalRotation(goal.axis_site, goal.axis_goal,
+                                       options.swivel_axis, tau);
+      G.translation() = goal.target;
+      count =
+          Parameterize(G * goal.E.inverse(Eigen::Isometry), options, &families);
     } else {
-      count = AimFamilies(tau, target, E, axis_site, wrist_angles, options,
-                          &families);
+      count = AimFamilies(tau, goal.target, goal.E, goal.axis_site,
+                          goal.wrist_angles, options, &families);
     }
     if (root >= count) return std::numeric_limits<double>::infinity();
     *q = families[root].JointAngles(phi, sf, wf);
     return (weight.array() * (q->array() - middle.array()).square()).sum();
   };
-  int range_arc = 0;
-  for (int i = 0; i < num_arcs; ++i) {
-    const double t = arcs[i].lo + Wrap2Pi(tau0 - arcs[i].lo);
-    if (t <= arcs[i].hi) range_arc = i;
-  }
+  std::array<SwivelIntervals::Interval, SwivelIntervals::kCapacity> arcs;
+  const int num_arcs = range.Arcs(&arcs);
+  const int range_arc = ArcHolding(arcs, num_arcs, tau0);
   const double tau_lo = arcs[range_arc].lo, tau_hi = arcs[range_arc].hi;
   LimbSolution refined = best;
   double refined_violation = std::numeric_limits<double>::infinity();
@@ -425,45 +535,11 @@ LimbSolution TolaniLimbIk::SolveTwoParameter(
     for (int sf = 0; sf < kNumFamilies; ++sf) {
       for (int wf = 0; wf < (kind == SecondParameter::kPsi ? kNumFamilies : 1);
            ++wf) {
-        const auto objective = [&](const Eigen::VectorXd& x,
-                                   Eigen::VectorXd& grad) {
-          Vector7d q;
-          const double f = F(x[0], x[1], sf, wf, root, &q);
-          if (!std::isfinite(f)) {
-            grad.setZero();
-            return 1e10;
-          }
-          const double h = 1e-6;
-          for (int d = 0; d < 2; ++d) {
-            Eigen::Vector2d xp(x[0], x[1]), xm(x[0], x[1]);
-            xp[d] += h;
-            xm[d] -= h;
-            if (d == 1) {
-              xp[1] = std::min(xp[1], tau_hi);
-              xm[1] = std::max(xm[1], tau_lo);
-            }
-            Vector7d unused;
-            const double fp = F(xp[0], xp[1], sf, wf, root, &unused);
-            const double fm = F(xm[0], xm[1], sf, wf, root, &unused);
-            grad[d] = std::isfinite(fp) && std::isfinite(fm) && xp[d] > xm[d]
-                          ? (fp - fm) / (xp[d] - xm[d])
-                          : 0.0;
-          }
-          return f;
+        const auto cost = [&](double phi, double tau, Vector7d* q) {
+          return F(phi, tau, sf, wf, root, q);
         };
-        internal::BoxMinimizationOptions box;
-        box.max_iterations = std::max(1, options.refine_iterations);
-        box.epsilon = 1e-8;
-        Eigen::VectorXd x0(2), lb(2), ub(2);
-        const double t0 =
-            std::clamp(tau_lo + Wrap2Pi(tau0 - tau_lo), tau_lo, tau_hi);
-        x0 << phi0, t0;
-        lb << phi0 - kPi, tau_lo;
-        ub << phi0 + kPi, tau_hi;
-        // A line-search failure keeps the best point evaluated; the
-        // violation test below decides what it is worth.
-        const Eigen::VectorXd x =
-            internal::MinimizeInBox(objective, x0, lb, ub, box).x;
+        const Eigen::VectorXd x = MinimizeTwoVariables(
+            cost, phi0, tau0, tau_lo, tau_hi, options.refine_iterations);
         Vector7d q;
         if (!std::isfinite(F(x[0], x[1], sf, wf, root, &q))) continue;
         double violation = 0.0;

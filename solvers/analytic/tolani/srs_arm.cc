@@ -110,93 +110,96 @@ std::string AxesName(const std::array<Vector3d, 3>& axes) {
   return name;
 }
 
-}  // namespace
-
-std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
-                                             std::string* why,
-                                             double tolerance) {
-  if (why == nullptr) {
-    internal::ThrowInvalidArgument("SrsArm::Create: why must not be null");
-  }
-  if (site < 0 || site >= model.num_sites()) {
-    internal::ThrowInvalidArgument("SrsArm::Create: site must be in [0, ",
-                                   model.num_sites(), "), got ", site);
-  }
-  if (!(tolerance > 0.0 && tolerance <= 1e-3)) {
-    internal::ThrowInvalidArgument(
-        "SrsArm::Create: tolerance must be in (0, 1e-3], got ", tolerance);
-  }
+// The steps from the root to `site` (root first), the last seven revolute
+// ones among them (the arm) and the position of the first of those in the
+// path; false with *why when there are fewer than seven or a prismatic joint
+// lies inside the arm.
+bool FindArmJoints(const Model& model, int site, std::vector<int>* path,
+                   std::vector<int>* joints, std::size_t* first,
+                   std::string* why) {
   // Steps from the site back to the root; the last seven revolute ones are
   // the arm, the step before the first of them its base.
-  std::vector<int> path;
   for (int s = model.site_step(site); s >= 0; s = model.parent(s)) {
-    path.push_back(s);
+    path->push_back(s);
     if (s == 0) break;
   }
-  std::reverse(path.begin(), path.end());
-  std::vector<int> joints;
-  for (int s : path) {
-    if (model.kind(s) == StepKind::kRevolute) joints.push_back(s);
+  std::reverse(path->begin(), path->end());
+  for (int s : *path) {
+    if (model.kind(s) == StepKind::kRevolute) joints->push_back(s);
   }
-  if (joints.size() < 7) {
+  if (joints->size() < 7) {
     *why =
         StrCat("tolani: the chain to site \"", model.site_name(site), "\" has ",
-               joints.size(), " revolute joints; an SRS arm needs 7");
-    return nullptr;
+               joints->size(), " revolute joints; an SRS arm needs 7");
+    return false;
   }
-  joints.erase(joints.begin(), joints.end() - 7);
-  const auto first = std::find(path.begin(), path.end(), joints[0]);
-  const int base = model.parent(*first);
-  for (auto it = first; it != path.end(); ++it) {
-    if (model.kind(*it) == StepKind::kPrismatic) {
-      *why = StrCat("tolani: coordinate ", model.dof(*it), " (",
-                    model.dof_name(model.dof(*it)),
+  joints->erase(joints->begin(), joints->end() - 7);
+  *first = std::find(path->begin(), path->end(), (*joints)[0]) - path->begin();
+  for (std::size_t i = *first; i < path->size(); ++i) {
+    const int step = (*path)[i];
+    if (model.kind(step) == StepKind::kPrismatic) {
+      *why = StrCat("tolani: coordinate ", model.dof(step), " (",
+                    model.dof_name(model.dof(step)),
                     ") is a prismatic joint inside the arm; SRS arms are "
                     "revolute");
-      return nullptr;
+      return false;
     }
   }
-  bool base_moves = false;
-  for (auto it = path.begin(); it != first; ++it) {
-    base_moves = base_moves || model.kind(*it) != StepKind::kFixed;
-  }
-  // Product-of-exponentials data at θ = 0 in the base frame.
+  return true;
+}
+
+// Product-of-exponentials data at θ = 0 in the base frame: the joint axes h
+// and points p, the site pose X_0, and the length scale L (summed distances
+// between consecutive joint points and the site; 1 when zero).
+struct ArmAxes {
   std::array<Vector3d, 7> h, p;
+  Eigen::Isometry3d X_0;
+  double scale = 1.0;
+};
+
+ArmAxes ReadArmAxes(const Model& model, int site, const std::vector<int>& path,
+                    std::size_t first) {
+  ArmAxes arm;
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
   int k = 0;
-  for (auto it = first; it != path.end(); ++it) {
-    X = X * model.X_PJ(*it);
-    if (model.kind(*it) == StepKind::kRevolute) {
-      h[k] = (X.linear() * model.axis(*it)).normalized();
-      p[k] = X.translation();
+  for (std::size_t i = first; i < path.size(); ++i) {
+    const int step = path[i];
+    X = X * model.X_PJ(step);
+    if (model.kind(step) == StepKind::kRevolute) {
+      arm.h[k] = (X.linear() * model.axis(step)).normalized();
+      arm.p[k] = X.translation();
       ++k;
     }
   }
-  const Eigen::Isometry3d X_0 = X * model.X_FS(site);
-  double scale = (X_0.translation() - p[6]).norm();
-  for (int n = 1; n < 7; ++n) scale += (p[n] - p[n - 1]).norm();
+  arm.X_0 = X * model.X_FS(site);
+  double scale = (arm.X_0.translation() - arm.p[6]).norm();
+  for (int n = 1; n < 7; ++n) scale += (arm.p[n] - arm.p[n - 1]).norm();
   if (!(scale > 0.0)) scale = 1.0;
-  const double length_tolerance = tolerance * scale;
+  arm.scale = scale;
+  return arm;
+}
 
-  Vector3d shoulder, wrist;
-  if (!SphericalJoint("shoulder", 0, h, p, tolerance, length_tolerance,
-                      &shoulder, why) ||
-      !SphericalJoint("wrist", 4, h, p, tolerance, length_tolerance, &wrist,
-                      why)) {
-    return nullptr;
-  }
-  // Frames (see the file comment).
+// The limb frames in the base frame: L at the shoulder, W at the wrist, F at
+// the elbow (see the file comment).
+struct LimbFrames {
+  Eigen::Isometry3d X_BL, X_BW, X_BF;
+};
+
+LimbFrames FramesOf(const std::array<Vector3d, 7>& h,
+                    const std::array<Vector3d, 7>& p, const Vector3d& shoulder,
+                    const Vector3d& wrist, double tolerance) {
+  LimbFrames f;
   const bool aligned = IsCoordinateAxis(h[0], tolerance) &&
                        IsCoordinateAxis(h[1], tolerance) &&
                        IsCoordinateAxis(h[2], tolerance);
-  Eigen::Isometry3d X_BL = Eigen::Isometry3d::Identity();
-  X_BL.linear() = aligned ? Matrix3d::Identity() : FrameOf(h[0], h[1]);
-  X_BL.translation() = shoulder;
-  Eigen::Isometry3d X_BW = Eigen::Isometry3d::Identity();
-  X_BW.linear() = FrameOf(h[4], h[5]);
-  X_BW.translation() = wrist;
+  f.X_BL = Eigen::Isometry3d::Identity();
+  f.X_BL.linear() = aligned ? Matrix3d::Identity() : FrameOf(h[0], h[1]);
+  f.X_BL.translation() = shoulder;
+  f.X_BW = Eigen::Isometry3d::Identity();
+  f.X_BW.linear() = FrameOf(h[4], h[5]);
+  f.X_BW.translation() = wrist;
   // Elbow: y along h4, at the point of its axis closest to the shoulder.
-  Eigen::Isometry3d X_BF = Eigen::Isometry3d::Identity();
+  f.X_BF = Eigen::Isometry3d::Identity();
   const Vector3d e0 = p[3] + h[3] * h[3].dot(shoulder - p[3]);
   {
     const Vector3d reference =
@@ -204,10 +207,21 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
     const Vector3d x = Perp(h[3], reference).normalized();
     Matrix3d F;
     F << x, h[3], x.cross(h[3]);
-    X_BF.linear() = F;
+    f.X_BF.linear() = F;
   }
-  X_BF.translation() = e0;
+  f.X_BF.translation() = e0;
+  return f;
+}
 
+// The limb geometry of the arm's joints in its frames; E is the site in the
+// wrist frame.
+LimbGeometry GeometryOf(const Model& model, int site,
+                        const std::vector<int>& joints,
+                        const std::array<Vector3d, 7>& h,
+                        const LimbFrames& frames, const Eigen::Isometry3d& E) {
+  const Eigen::Isometry3d& X_BL = frames.X_BL;
+  const Eigen::Isometry3d& X_BW = frames.X_BW;
+  const Eigen::Isometry3d& X_BF = frames.X_BF;
   LimbGeometry g;
   g.kind = "srs";
   g.s1_name = model.dof_joint(model.dof(joints[0]));
@@ -228,8 +242,52 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
     g.lower[n] = model.lower()[model.dof(joints[n])];
     g.upper[n] = model.upper()[model.dof(joints[n])];
   }
-  const Eigen::Isometry3d E = X_BW.inverse(Eigen::Isometry) * X_0;
   g.p_S2_tip = E.translation();
+  return g;
+}
+
+}  // namespace
+
+std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
+                                             std::string* why,
+                                             double tolerance) {
+  if (why == nullptr) {
+    internal::ThrowInvalidArgument("SrsArm::Create: why must not be null");
+  }
+  if (site < 0 || site >= model.num_sites()) {
+    internal::ThrowInvalidArgument("SrsArm::Create: site must be in [0, ",
+                                   model.num_sites(), "), got ", site);
+  }
+  if (!(tolerance > 0.0 && tolerance <= 1e-3)) {
+    internal::ThrowInvalidArgument(
+        "SrsArm::Create: tolerance must be in (0, 1e-3], got ", tolerance);
+  }
+  std::vector<int> path, joints;
+  std::size_t first = 0;
+  if (!FindArmJoints(model, site, &path, &joints, &first, why)) return nullptr;
+  const int base = model.parent(path[first]);
+  bool base_moves = false;
+  for (std::size_t i = 0; i < first; ++i) {
+    base_moves = base_moves || model.kind(path[i]) != StepKind::kFixed;
+  }
+  const ArmAxes axes = ReadArmAxes(model, site, path, first);
+  const std::array<Vector3d, 7>& h = axes.h;
+  const std::array<Vector3d, 7>& p = axes.p;
+  const double scale = axes.scale;
+  const double length_tolerance = tolerance * scale;
+
+  Vector3d shoulder, wrist;
+  if (!SphericalJoint("shoulder", 0, h, p, tolerance, length_tolerance,
+                      &shoulder, why) ||
+      !SphericalJoint("wrist", 4, h, p, tolerance, length_tolerance, &wrist,
+                      why)) {
+    return nullptr;
+  }
+  // Frames (see the file comment).
+  const LimbFrames frames = FramesOf(h, p, shoulder, wrist, tolerance);
+  const Eigen::Isometry3d& X_BL = frames.X_BL;
+  const Eigen::Isometry3d E = frames.X_BW.inverse(Eigen::Isometry) * axes.X_0;
+  const LimbGeometry g = GeometryOf(model, site, joints, h, frames, E);
   // Eq. (5) must depend on θ4: a = b = 0 when the elbow axis passes
   // through the shoulder or the wrist centre, or runs along their line.
   const internal::limb::ElbowEquation eq = internal::limb::ElbowCoefficients(
@@ -248,8 +306,7 @@ std::shared_ptr<const SrsArm> SrsArm::Create(const Model& model, int site,
   for (int n = 0; n < 7; ++n) arm->coordinate_[n] = model.dof(joints[n]);
   if (!base_moves) {
     Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
-    for (auto it = path.begin(); it != first; ++it)
-      X_WB = X_WB * model.X_PJ(*it);
+    for (std::size_t i = 0; i < first; ++i) X_WB = X_WB * model.X_PJ(path[i]);
     arm->X_WB_ = X_WB;
   }
   arm->X_BL_ = X_BL;

@@ -176,6 +176,139 @@ void TolaniLimbSolver::Prepare(const Problem& problem) const {
   Prepared(problem, &why);
 }
 
+namespace {
+
+// The limb IK options in the limb frame L (the solver's options give the
+// directions and points in the arm's base frame B).
+LimbIkOptions LimbFrameOptions(const TolaniLimbOptions& options,
+                               const Eigen::Isometry3d& X_BL) {
+  const Eigen::Matrix3d R_LB = X_BL.linear().transpose();
+  const Eigen::Isometry3d X_LB = X_BL.inverse(Eigen::Isometry);
+  LimbIkOptions ik_options = options.ik;
+  ik_options.respect_limits = options.common.respect_limits;
+  ik_options.swivel_axis = R_LB * options.ik.swivel_axis;
+  ik_options.up_axis = R_LB * options.ik.up_axis;
+  ik_options.desired_elbow = X_LB * options.ik.desired_elbow;
+  ik_options.desired_wrist = X_LB * options.ik.desired_wrist;
+  return ik_options;
+}
+
+// The fixed wrist angles of position-only and aiming goals, per
+// options.wrist.
+Eigen::Vector3d FixedWristAngles(const TolaniLimbOptions& options,
+                                 const Model& model, const SrsArm& arm,
+                                 const Vector7d& arm_lower,
+                                 const Vector7d& arm_upper,
+                                 const Vector7d& arm_start,
+                                 bool respect_limits) {
+  Eigen::Vector3d wrist = options.wrist_angles;
+  if (options.wrist == TolaniLimbOptions::WristAngles::kMidLimits) {
+    for (int n = 0; n < 3; ++n) {
+      const double lo = model.lower()[arm.coordinate(4 + n)];
+      const double hi = model.upper()[arm.coordinate(4 + n)];
+      wrist[n] = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi) : 0.0;
+      if (respect_limits) {
+        wrist[n] = std::clamp(wrist[n], arm_lower[4 + n], arm_upper[4 + n]);
+      }
+    }
+  } else if (options.wrist == TolaniLimbOptions::WristAngles::kStart) {
+    wrist = arm_start.tail<3>();
+  }
+  return wrist;
+}
+
+// The analytic solution of the task in the limb frame (X_LW maps the world
+// into it); for a pose goal *G is the goal pose in that frame.
+LimbSolution SolveLimbTask(TolaniLimbSolver::Task task, const Problem& problem,
+                           int position_goal, int axis_goal,
+                           const TolaniLimbIk& ik,
+                           const Eigen::Isometry3d& X_LW,
+                           const Eigen::Isometry3d& E,
+                           const Eigen::Vector3d& wrist,
+                           const LimbIkOptions& ik_options,
+                           Eigen::Isometry3d* G) {
+  using Task = TolaniLimbSolver::Task;
+  const auto& goals = problem.goals();
+  const Goal* first = goals[position_goal].get();
+  LimbSolution s;
+  switch (task) {
+    case Task::kPose:
+      *G = X_LW * static_cast<const PositionOrientationGoal*>(first)->target();
+      s = ik.SolvePose(*G, E, ik_options);
+      break;
+    case Task::kPosition:
+      s = ik.SolvePosition(
+          X_LW * static_cast<const PositionGoal*>(first)->target(),
+          E.translation(), wrist, ik_options);
+      break;
+    case Task::kPartialOrientation: {
+      const auto* axis = static_cast<const AxisGoal*>(goals[axis_goal].get());
+      s = ik.SolvePartialOrientation(
+          X_LW * static_cast<const PositionGoal*>(first)->target(), E,
+          axis->axis(), X_LW.linear() * axis->target(), ik_options);
+      break;
+    }
+    case Task::kAiming: {
+      const auto* aim = static_cast<const AimingGoal*>(first);
+      s = ik.SolveAiming(X_LW * aim->target(), E, aim->direction(), wrist,
+                         ik_options);
+      break;
+    }
+  }
+  return s;
+}
+
+// The whole pose: the arm's coordinates from the limb solution, the others
+// from the start.
+Eigen::VectorXd FullPose(const Eigen::VectorXd& start, const SrsArm& arm,
+                         const Vector7d& theta) {
+  Eigen::VectorXd q = start;
+  for (int k = 0; k < 7; ++k) q[arm.coordinate(k)] = theta[k];
+  return q;
+}
+
+// A bounded optimization of the whole problem from the best analytic effort
+// q (status and message that effort's); the better of the two is returned.
+Result WholeProblemFallback(const Problem& problem, const SrsArm& arm,
+                            const Eigen::VectorXd& q, SolveStatus status,
+                            const std::string& message,
+                            const SolveOptions& common,
+                            internal::SolveScope* scope) {
+  const Model& model = problem.model();
+  LbfgsbOptions fallback;
+  fallback.common = common;
+  // Only the arm moves: a limb of a bigger figure keeps the other
+  // coordinates at the start pose (bounds pinned there).
+  Problem arm_problem = problem;
+  if (model.nq() > 7) {
+    std::vector<bool> in_arm(model.nq(), false);
+    for (int k = 0; k < 7; ++k) in_arm[arm.coordinate(k)] = true;
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < model.nq(); ++i) {
+      if (!in_arm[i]) {
+        arm_problem.mutable_bounds()->Set(i, scope->start()[i],
+                                          scope->start()[i]);
+      } else if (!fallback.common.respect_limits) {
+        arm_problem.mutable_bounds()->Set(i, -kInf, kInf);
+      }
+    }
+    fallback.common.respect_limits = true;
+  }
+  const Result best = iklab::Solve(arm_problem, q, fallback);
+  const bool better = best.final_potential <
+                      problem.EvaluatePotential(q, scope->workspace(), nullptr);
+  Result result =
+      scope->Finish(better ? best.q : q, status,
+                    StrCat(message, "; whole-problem L-BFGS-B fallback: ",
+                           SolveStatusName(best.status)));
+  result.iterations = best.iterations;
+  result.function_evaluations = best.function_evaluations;
+  result.jacobian_evaluations = best.jacobian_evaluations;
+  return result;
+}
+
+}  // namespace
+
 Result TolaniLimbSolver::Solve(const Problem& problem,
                                const Eigen::VectorXd& q0) const {
   internal::SolveScope scope(problem, q0, options_.common, name());
@@ -197,19 +330,11 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
   }
   const Eigen::Isometry3d X_WL = X_WB * arm.X_BL();
   const Eigen::Isometry3d X_LW = X_WL.inverse(Eigen::Isometry);
-  const Eigen::Matrix3d R_LB = arm.X_BL().linear().transpose();
-  const Eigen::Isometry3d X_LB = arm.X_BL().inverse(Eigen::Isometry);
   // The arm was read for the goals' site: E is that site in the wrist frame.
   const Eigen::Isometry3d E = arm.X_WristSite();
 
-  const Model& model = problem.model();
   TolaniLimbIk ik = arm.ik();
-  LimbIkOptions ik_options = options_.ik;
-  ik_options.respect_limits = options_.common.respect_limits;
-  ik_options.swivel_axis = R_LB * options_.ik.swivel_axis;
-  ik_options.up_axis = R_LB * options_.ik.up_axis;
-  ik_options.desired_elbow = X_LB * options_.ik.desired_elbow;
-  ik_options.desired_wrist = X_LB * options_.ik.desired_wrist;
+  const LimbIkOptions ik_options = LimbFrameOptions(options_, arm.X_BL());
   Vector7d arm_lower, arm_upper, arm_start;
   for (int k = 0; k < 7; ++k) {
     arm_lower[k] = lower[arm.coordinate(k)];
@@ -217,56 +342,14 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
     arm_start[k] = scope.start()[arm.coordinate(k)];
   }
   if (ik_options.respect_limits) ik.set_limits(arm_lower, arm_upper);
-  Eigen::Vector3d wrist = options_.wrist_angles;
-  if (options_.wrist == TolaniLimbOptions::WristAngles::kMidLimits) {
-    for (int n = 0; n < 3; ++n) {
-      const double lo = model.lower()[arm.coordinate(4 + n)];
-      const double hi = model.upper()[arm.coordinate(4 + n)];
-      wrist[n] = std::isfinite(lo) && std::isfinite(hi) ? 0.5 * (lo + hi) : 0.0;
-      if (ik_options.respect_limits) {
-        wrist[n] = std::clamp(wrist[n], arm_lower[4 + n], arm_upper[4 + n]);
-      }
-    }
-  } else if (options_.wrist == TolaniLimbOptions::WristAngles::kStart) {
-    wrist = arm_start.tail<3>();
-  }
-  const auto& goals = problem.goals();
-  const Goal* first = goals[setup->position_goal].get();
+  const Eigen::Vector3d wrist =
+      FixedWristAngles(options_, problem.model(), arm, arm_lower, arm_upper,
+                       arm_start, ik_options.respect_limits);
   Eigen::Isometry3d G = Eigen::Isometry3d::Identity();
-  LimbSolution s;
-  switch (setup->task) {
-    case Task::kPose:
-      G = X_LW * static_cast<const PositionOrientationGoal*>(first)->target();
-      s = ik.SolvePose(G, E, ik_options);
-      break;
-    case Task::kPosition:
-      s = ik.SolvePosition(
-          X_LW * static_cast<const PositionGoal*>(first)->target(),
-          E.translation(), wrist, ik_options);
-      break;
-    case Task::kPartialOrientation: {
-      const auto* axis =
-          static_cast<const AxisGoal*>(goals[setup->axis_goal].get());
-      s = ik.SolvePartialOrientation(
-          X_LW * static_cast<const PositionGoal*>(first)->target(), E,
-          axis->axis(), X_LW.linear() * axis->target(), ik_options);
-      break;
-    }
-    case Task::kAiming: {
-      const auto* aim = static_cast<const AimingGoal*>(first);
-      s = ik.SolveAiming(X_LW * aim->target(), E, aim->direction(), wrist,
-                         ik_options);
-      break;
-    }
-  }
-  // The whole pose: the arm's coordinates from the limb solution, the others
-  // from the start.
-  const auto full_pose = [&](const Vector7d& theta) {
-    Eigen::VectorXd q = scope.start();
-    for (int k = 0; k < 7; ++k) q[arm.coordinate(k)] = theta[k];
-    return q;
-  };
-  Eigen::VectorXd q = full_pose(s.q);
+  LimbSolution s =
+      SolveLimbTask(setup->task, problem, setup->position_goal,
+                    setup->axis_goal, ik, X_LW, E, wrist, ik_options, &G);
+  Eigen::VectorXd q = FullPose(scope.start(), arm, s.q);
   if (s.status == LimbIkStatus::kSolved) {
     return scope.Finish(q, SolveStatus::kConverged, std::move(s.message));
   }
@@ -289,7 +372,8 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
           : r.status == LimbIkStatus::kUnreachable
               ? SolveStatus::kUnreachable
               : SolveStatus::kLimitsInfeasible;
-      Result result = scope.Finish(full_pose(r.q), reduced_status, r.message);
+      Result result = scope.Finish(FullPose(scope.start(), arm, r.q),
+                                   reduced_status, r.message);
       result.iterations = r.iterations;
       return result;
     }
@@ -298,36 +382,8 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
   // orientation and aiming goals, or no θ4 / shoulder swivel within the
   // limits): a bounded optimization of the whole problem from the best
   // analytic effort.
-  LbfgsbOptions fallback;
-  fallback.common = options_.common;
-  // Only the arm moves: a limb of a bigger figure keeps the other
-  // coordinates at the start pose (bounds pinned there).
-  Problem arm_problem = problem;
-  if (model.nq() > 7) {
-    std::vector<bool> in_arm(model.nq(), false);
-    for (int k = 0; k < 7; ++k) in_arm[arm.coordinate(k)] = true;
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < model.nq(); ++i) {
-      if (!in_arm[i]) {
-        arm_problem.mutable_bounds()->Set(i, scope.start()[i],
-                                          scope.start()[i]);
-      } else if (!fallback.common.respect_limits) {
-        arm_problem.mutable_bounds()->Set(i, -kInf, kInf);
-      }
-    }
-    fallback.common.respect_limits = true;
-  }
-  const Result best = iklab::Solve(arm_problem, q, fallback);
-  const bool better = best.final_potential <
-                      problem.EvaluatePotential(q, scope.workspace(), nullptr);
-  Result result =
-      scope.Finish(better ? best.q : q, status,
-                   StrCat(s.message, "; whole-problem L-BFGS-B fallback: ",
-                          SolveStatusName(best.status)));
-  result.iterations = best.iterations;
-  result.function_evaluations = best.function_evaluations;
-  result.jacobian_evaluations = best.jacobian_evaluations;
-  return result;
+  return WholeProblemFallback(problem, arm, q, status, s.message,
+                              options_.common, &scope);
 }
 
 Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
