@@ -12,7 +12,7 @@ OUT ?= out
 LAUNCHER := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 export CCACHE_BASEDIR ?= $(CURDIR)
 
-.PHONY: all deps build test reproduce benchmarks test-sanitize fuzz-smoke clean
+.PHONY: all deps build test reproduce benchmarks build-benchmarks test-sanitize fuzz-smoke clean
 
 all: build
 
@@ -29,10 +29,13 @@ test: build
 reproduce: build
 	./$(BUILD)/experiments/iklab run all --out $(OUT)
 
-benchmarks: deps
+benchmarks: build-benchmarks
+	./build-bench/benchmarks/iklab_benchmarks
+
+# The microbenchmarks built but not run (CI checks that they compile).
+build-benchmarks: deps
 	cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DIKLAB_BUILD_BENCHMARKS=ON $(LAUNCHER)
 	cmake --build build-bench -j$(JOBS) --target iklab_benchmarks
-	./build-bench/benchmarks/iklab_benchmarks
 
 # The test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-sanitize: deps

@@ -10,6 +10,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
+#include "lab/statistics.h"
 #include "lab/study.h"
 #include "solvers/registry.h"
 #include "solvers/restarts.h"
@@ -331,19 +332,13 @@ BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
           s.worst_overrun_ratio, 1e-6 * o.microseconds / budget_seconds);
     }
   }
-  std::sort(times.begin(), times.end());
-  const auto percentile = [&](double p) {
-    const size_t k = static_cast<size_t>(
-        std::ceil(p * static_cast<double>(times.size())) - 1.0);
-    return times[std::min(k, times.size() - 1)];
-  };
-  double total = 0.0;
-  for (double t : times) total += t;
+  // The reports' one definition of each statistic (lab/statistics.h); the
+  // mean includes the failures, as TRAC-IK reports it.
   s.solve_rate = static_cast<double>(successes) / outcomes.size();
-  s.mean_us = total / outcomes.size();
-  s.median_us = percentile(0.5);
-  s.p95_us = percentile(0.95);
-  s.p99_us = percentile(0.99);
+  s.mean_us = Mean(times);
+  s.median_us = Median(times);
+  s.p95_us = Percentile(times, 0.95);
+  s.p99_us = Percentile(times, 0.99);
   s.mean_iterations = iterations / outcomes.size();
   return s;
 }

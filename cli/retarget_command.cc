@@ -11,6 +11,7 @@
 #include "framework/bvh_loader.h"
 #include "framework/bvh_writer.h"
 #include "lab/retargeting.h"
+#include "lab/statistics.h"
 #include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/registry.h"
 
@@ -143,8 +144,7 @@ int Run(const RetargetCommandOptions& o) {
   for (int f = 0; f < count; ++f) solved.poses.row(f) = run.q[f].transpose();
   SaveBvh(solved, o.out_dir + "/retargeted.bvh");
 
-  std::sort(times.begin(), times.end());
-  const double median = times.empty() ? 0.0 : times[times.size() / 2];
+  const double median = times.empty() ? 0.0 : Median(times);
   std::printf(
       "%s: %d frames, %zu effectors, %s: %d converged, largest effector "
       "error %.3g (file units), median %.1f us per frame\n"

@@ -13,8 +13,10 @@ double Percentile(std::vector<double> values, double p) {
   std::sort(values.begin(), values.end());
   const double rank = p * (values.size() - 1);
   const std::size_t lo = static_cast<std::size_t>(std::floor(rank));
+  const double fraction = rank - static_cast<double>(lo);
+  if (fraction == 0.0) return values[lo];  // on a sample value (even ±∞)
   const std::size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] + (rank - lo) * (values[hi] - values[lo]);
+  return values[lo] + fraction * (values[hi] - values[lo]);
 }
 
 double Median(std::vector<double> values) {

@@ -30,8 +30,9 @@ namespace iklab {
 /// @param values the sample, in any order (sorted here, on a copy).
 /// @param p the quantile as a fraction in [0, 1] (0.95 for p95).
 /// @pre no value is NaN (the sort needs an order), p is in [0, 1]. Infinite
-///   values sort to the ends, but the interpolation then multiplies
-///   0 · ∞ = NaN even where the weight of the infinite neighbour is zero.
+///   values sort to the ends: a quantile that falls on a finite value is
+///   that value (the median of {1, 2, ∞} is 2), one between a finite and an
+///   infinite value is infinite.
 /// @return Q(p); NaN for an empty sample.
 double Percentile(std::vector<double> values, double p);
 

@@ -62,6 +62,7 @@
 #include "lab/experiment.h"
 #include "lab/plot.h"
 #include "lab/retargeting.h"
+#include "lab/statistics.h"
 #include "lab/walk_cycle.h"
 #include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/optimization/lbfgsb_solver.h"
@@ -189,21 +190,6 @@ struct Run {
   std::vector<FrameRecord> frames;
   std::vector<Eigen::VectorXd> q;  // per frame
 };
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  const size_t k = static_cast<size_t>(
-      std::ceil(p * static_cast<double>(v.size())) - 1.0);
-  return v[std::min(k, v.size() - 1)];
-}
 
 // Solves every frame's targets (the first `effectors` of Effectors()) on
 // `model` with `solver` (lab/retargeting.h), then compares each frame's

@@ -14,6 +14,7 @@
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
+#include "lab/statistics.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/constrained/ipopt_solver.h"
 #include "solvers/constrained/slsqp_solver.h"
@@ -385,9 +386,7 @@ Summary Summarize(const std::vector<Outcome>& outcomes) {
     s.mean_orientation_error = std::numeric_limits<double>::quiet_NaN();
   }
   s.failure_percent = 100.0 * (s.trials - successes) / s.trials;
-  std::nth_element(times.begin(), times.begin() + times.size() / 2,
-                   times.end());
-  s.median_seconds = times[times.size() / 2];
+  s.median_seconds = Median(times);
   return s;
 }
 

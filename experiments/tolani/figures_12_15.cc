@@ -61,6 +61,7 @@
 #include "lab/experiment.h"
 #include "lab/planar_tracking.h"
 #include "lab/plot.h"
+#include "lab/statistics.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/differential/pseudo_inverse_solver.h"
 #include "solvers/optimization/ceres_solver.h"
@@ -641,8 +642,7 @@ RestoreStats StatsOf(const RestoreRuns& runs, int m) {
   }
   s.compared = static_cast<int>(v.size());
   if (!v.empty()) {
-    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-    s.median = v[v.size() / 2];
+    s.median = Median(v);
   }
   for (double d : runs.spread[m]) s.max_spread = std::max(s.max_spread, d);
   return s;

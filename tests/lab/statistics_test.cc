@@ -6,6 +6,7 @@
 #include "lab/statistics.h"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -54,6 +55,16 @@ TEST_CASE("The mean averages every value", "[lab][statistics]") {
   CHECK(Mean({2.0}) == 2.0);
   CHECK(Mean({1.0, 2.0, 3.0, 6.0}) == 3.0);
   CHECK(Mean({-1.0, 1.0}) == 0.0);
+}
+
+TEST_CASE("A quantile on a finite value stays finite beside an infinite one",
+          "[lab][statistics]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  CHECK(Median({1.0, 2.0, inf}) == 2.0);
+  CHECK(Percentile({1.0, 2.0, inf}, 0.0) == 1.0);
+  CHECK(Percentile({1.0, 2.0, inf}, 1.0) == inf);
+  CHECK(Percentile({1.0, 2.0, inf}, 0.75) == inf);
+  CHECK(Median({-inf, 3.0, 4.0}) == 3.0);
 }
 
 TEST_CASE("Statistics of an empty sample are NaN", "[lab][statistics]") {
