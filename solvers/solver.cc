@@ -6,6 +6,9 @@
 #include <sstream>
 #include <utility>
 
+#include "framework/internal/check.h"
+#include "solvers/internal/solve_scope.h"
+
 namespace iklab {
 namespace {
 

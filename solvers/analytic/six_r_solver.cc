@@ -10,6 +10,7 @@
 #include "framework/internal/check.h"
 #include "solvers/analytic/subproblems.h"
 
+#include "solvers/internal/solve_scope.h"
 namespace iklab {
 namespace {
 

@@ -8,6 +8,7 @@
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
 #include "solvers/optimization/lbfgsb_solver.h"
+#include "solvers/internal/solve_scope.h"
 
 namespace iklab {
 namespace {

@@ -12,6 +12,7 @@
 
 #include "solvers/constrained/internal/nlp_evaluator.h"
 
+#include "solvers/internal/solve_scope.h"
 namespace iklab {
 namespace {
 

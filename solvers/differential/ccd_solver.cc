@@ -11,6 +11,8 @@
 #include "constraints/position_orientation_goal.h"
 #include "framework/kinematics.h"
 
+#include "solvers/differential/internal/best_angle.h"
+#include "solvers/differential/internal/differential_loop.h"
 namespace iklab {
 
 namespace internal {

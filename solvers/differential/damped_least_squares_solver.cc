@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "framework/internal/check.h"
+#include "solvers/differential/internal/differential_loop.h"
 #include "solvers/differential/jacobian_steps.h"
 
 namespace iklab {

@@ -6,6 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "framework/internal/check.h"
+#include "solvers/differential/internal/differential_loop.h"
+#include "solvers/internal/solve_scope.h"
+
 namespace iklab {
 
 bool StepControl::IsValid(std::string* why) const {

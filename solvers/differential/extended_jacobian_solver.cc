@@ -11,6 +11,7 @@
 #include "constraints/position_goal.h"
 #include "framework/kinematics.h"
 
+#include "solvers/differential/internal/differential_loop.h"
 namespace iklab {
 namespace {
 

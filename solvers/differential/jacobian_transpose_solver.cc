@@ -4,6 +4,9 @@
 #include <sstream>
 #include <utility>
 
+#include "framework/internal/check.h"
+#include "solvers/differential/internal/differential_loop.h"
+
 namespace iklab {
 namespace {
 

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <utility>
 
+#include "framework/internal/check.h"
+#include "solvers/differential/internal/differential_loop.h"
 #include "solvers/differential/jacobian_steps.h"
 
 namespace iklab {

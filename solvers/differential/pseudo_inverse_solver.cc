@@ -9,6 +9,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "framework/kinematics.h"
 #include "solvers/differential/jacobian_steps.h"
+#include "solvers/differential/internal/differential_loop.h"
 
 namespace iklab {
 namespace {

@@ -9,6 +9,8 @@
 #include <ceres/ceres.h>
 
 #include "framework/internal/check.h"
+#include "solvers/internal/solve_scope.h"
+#include "solvers/optimization/internal/ceres_cost_function.h"
 
 namespace iklab {
 namespace {

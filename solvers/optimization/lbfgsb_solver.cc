@@ -9,6 +9,10 @@
 
 #include <LBFGSB.h>
 
+#include "framework/internal/check.h"
+#include "solvers/internal/solve_scope.h"
+#include "solvers/optimization/internal/lbfgsb_objective.h"
+
 namespace iklab {
 namespace {
 

@@ -17,6 +17,7 @@
 #include "solvers/differential/damped_least_squares_solver.h"
 #include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/optimization/ceres_solver.h"
+#include "solvers/internal/solve_scope.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "solvers/analytic/tolani/internal/limb_math.h"
+#include "solvers/optimization/internal/lbfgsb_objective.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {

@@ -12,6 +12,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
+#include "solvers/internal/solve_scope.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
