@@ -6,31 +6,15 @@
 #include <stdexcept>
 #include <utility>
 
-namespace iklab {
-namespace {
+#include "framework/internal/check.h"
+#include "framework/random_configuration.h"
 
-// Uniform in [0, 1) from the top 53 bits: the same on every standard library
-// (std::uniform_real_distribution is not specified bit for bit).
-double Uniform01(std::mt19937_64* rng) {
-  return static_cast<double>((*rng)() >> 11) * 0x1.0p-53;
-}
+namespace iklab {
 
 }  // namespace
 
 Eigen::VectorXd RandomPose(const Bounds& bounds, std::mt19937_64* rng) {
-  constexpr double kPi = 3.14159265358979323846;
-  Eigen::VectorXd q(bounds.size());
-  for (int i = 0; i < bounds.size(); ++i) {
-    double lo = bounds.lower[i];
-    double hi = bounds.upper[i];
-    if (!std::isfinite(lo) || !std::isfinite(hi)) {
-      lo = std::isfinite(lo) ? lo : (std::isfinite(hi) ? hi - 2.0 * kPi : -kPi);
-      hi = std::isfinite(hi) ? hi : lo + 2.0 * kPi;
-    }
-    q[i] = lo + (hi - lo) * Uniform01(rng);
-    if (q[i] > hi) q[i] = hi;  // rounding of lo + (hi − lo) u
-  }
-  return q;
+  return RandomConfiguration(bounds.lower, bounds.upper, rng);
 }
 
 bool RestartOptions::IsValid(std::string* why) const {

@@ -12,13 +12,10 @@
 namespace iklab {
 namespace {
 
-template <typename... Args>
-std::string StrCat(const Args&... args) {
-  std::ostringstream out;
-  out.precision(17);
-  (out << ... << args);
-  return out.str();
-}
+using internal::Invalid;
+using internal::StrCat;
+
+namespace {
 
 // Index of the first non-finite entry of v, or −1.
 Eigen::Index FirstNonFinite(const Eigen::VectorXd& v) {

@@ -8,6 +8,7 @@
 
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
+#include "framework/internal/constants.h"
 #include "solvers/analytic/subproblems.h"
 
 #include "solvers/internal/solve_scope.h"
@@ -24,7 +25,7 @@ using internal::StrCat;
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 constexpr double kTwoPi = 2.0 * kPi;
 // Relative slack of the reach tests (|c| ≤ ρ (1 + kReachSlack) in the
 // trigonometric equations): rounding of targets on the workspace boundary.

@@ -6,6 +6,7 @@
 
 #include "constraints/position_goal.h"
 #include "framework/internal/check.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 #include "solvers/internal/solve_scope.h"
@@ -13,7 +14,7 @@
 namespace iklab {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 using internal::StrCat;
 

@@ -21,6 +21,7 @@
 #include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/solvers/test_arms.h"
 
+#include "solvers/restarts.h"
 namespace iklab {
 namespace {
 

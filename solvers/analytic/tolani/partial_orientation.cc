@@ -14,7 +14,7 @@ namespace {
 using internal::limb::AddRoots;
 using internal::limb::ElbowCoefficients;
 using internal::limb::ElbowEquation;
-using internal::limb::kPi;
+using internal::kPi;
 using internal::limb::kTwoPi;
 using internal::limb::Perpendicular;
 using internal::limb::PiecewiseSet;

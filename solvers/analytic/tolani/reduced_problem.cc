@@ -17,7 +17,7 @@ using internal::limb::ClosestReachTheta4;
 using internal::limb::ElbowCoefficients;
 using internal::limb::ElbowEquation;
 using internal::limb::ElbowRoots;
-using internal::limb::kPi;
+using internal::kPi;
 using internal::limb::kTwoPi;
 using internal::limb::Ry;
 using internal::limb::ShiftInto;

@@ -20,6 +20,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "framework/builders.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
@@ -30,7 +31,7 @@ namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 std::shared_ptr<const Model> Robot(const std::string& file,
                                    const std::string& base,

@@ -15,13 +15,14 @@
 #include "constraints/problem.h"
 #include "framework/builders.h"
 #include "framework/figure.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 
 namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 // The tip by summing the two link vectors, written independently of
 // TwoLinkTip so that the test does not check the code against itself.
