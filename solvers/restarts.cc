@@ -11,26 +11,23 @@
 
 namespace iklab {
 
-}  // namespace
+using internal::Invalid;
 
 Eigen::VectorXd RandomPose(const Bounds& bounds, std::mt19937_64* rng) {
   return RandomConfiguration(bounds.lower, bounds.upper, rng);
 }
 
 bool RestartOptions::IsValid(std::string* why) const {
-  // Checked on every solve: no std::ostringstream (thousands of
-  // instructions to set up) unless there is something to say.
-  std::string reason;
   if (max_attempts < 1) {
-    reason = "restart options: max_attempts must be >= 1, got " +
-             std::to_string(max_attempts);
-  } else if (std::isnan(time_budget_seconds)) {
-    reason = "restart options: time_budget_seconds is NaN (use <= 0 for none)";
-  } else {
-    return true;
+    return Invalid(why, "RestartOptions::max_attempts must be >= 1, got ",
+                   max_attempts);
   }
-  if (why != nullptr) *why = std::move(reason);
-  return false;
+  if (std::isnan(time_budget_seconds)) {
+    return Invalid(why,
+                   "RestartOptions::time_budget_seconds must not be NaN (use "
+                   "<= 0 for none), got NaN");
+  }
+  return true;
 }
 
 Result SolveWithRestarts(const Solver& solver, const Problem& problem,

@@ -12,28 +12,23 @@
 
 namespace iklab {
 
+using internal::Invalid;
+
 bool StepControl::IsValid(std::string* why) const {
-  auto fail = [why](const std::string& message) {
-    if (why != nullptr) *why = message;
-    return false;
-  };
   if (std::isnan(max_task_error)) {
-    return fail("StepControl::max_task_error must not be NaN");
+    return Invalid(why, "StepControl::max_task_error must not be NaN, got NaN");
   }
   if (std::isnan(max_joint_step)) {
-    return fail("StepControl::max_joint_step must not be NaN");
+    return Invalid(why, "StepControl::max_joint_step must not be NaN, got NaN");
   }
   if (!(step_tolerance >= 0.0) || !std::isfinite(step_tolerance)) {
-    std::ostringstream s;
-    s << "StepControl::step_tolerance must be finite and >= 0, got "
-      << step_tolerance;
-    return fail(s.str());
+    return Invalid(why,
+                   "StepControl::step_tolerance must be finite and >= 0, got ",
+                   step_tolerance);
   }
   if (stall_iterations < 1) {
-    std::ostringstream s;
-    s << "StepControl::stall_iterations must be >= 1, got "
-      << stall_iterations;
-    return fail(s.str());
+    return Invalid(why, "StepControl::stall_iterations must be >= 1, got ",
+                   stall_iterations);
   }
   return true;
 }
