@@ -48,12 +48,13 @@ bool Bounds::IsValid(std::string* why) const {
   }
   for (Eigen::Index i = 0; i < lower.size(); ++i) {
     if (std::isnan(lower[i]) || std::isnan(upper[i])) {
-      return Invalid(why, "Bounds::lower and upper must not be NaN, got lower[",
-                     i, "] = ", lower[i], ", upper[", i, "] = ", upper[i]);
+      return Invalid(why,
+                     "Bounds::lower and upper must not be NaN, got coordinate ",
+                     i, " with lower = ", lower[i], ", upper = ", upper[i]);
     }
     if (lower[i] > upper[i]) {
-      return Invalid(why, "Bounds::lower must be <= upper, got lower[", i,
-                     "] = ", lower[i], " > upper[", i, "] = ", upper[i]);
+      return Invalid(why, "Bounds::lower must be <= upper, got coordinate ", i,
+                     " with lower = ", lower[i], " > upper = ", upper[i]);
     }
   }
   return true;

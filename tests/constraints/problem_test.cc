@@ -101,11 +101,12 @@ TEST_CASE("Invalid bounds are reported with the coordinate and values",
   CHECK_THAT(
       why,
       Contains(
-          "Bounds::lower must be <= upper, got lower[2] = 3 > upper[2] = 2"));
+          "Bounds::lower must be <= upper, got coordinate 2 with lower = 3 > "
+          "upper = 2"));
   REQUIRE_THROWS_WITH(bounds.Validate(),
-                      Contains("lower[2] = 3 > upper[2] = 2"));
+                      Contains("coordinate 2 with lower = 3 > upper = 2"));
   Problem problem(model);
-  REQUIRE_THROWS_WITH(problem.set_bounds(bounds), Contains("lower[2] = 3"));
+  REQUIRE_THROWS_WITH(problem.set_bounds(bounds), Contains("lower = 3"));
   REQUIRE_THROWS_WITH(problem.set_bounds(Bounds::Unbounded(2)),
                       Contains("expected " + std::to_string(model->nq()) +
                                " coordinates, got 2"));

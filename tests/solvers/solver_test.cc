@@ -231,7 +231,7 @@ TEST_CASE("Bad inputs give kInvalidInput with a message, never a NaN pose",
       bad_bounds.mutable_bounds()->upper[2] = 0.0;
       r = solver->Solve(bad_bounds, start);
       CHECK(r.status == SolveStatus::kInvalidInput);
-      CHECK_THAT(r.message, Contains("bounds") && Contains("coordinate 2"));
+      CHECK_THAT(r.message, Contains("Bounds::") && Contains("coordinate 2"));
       CHECK(r.q == start);
     }
   }
