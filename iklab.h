@@ -27,6 +27,7 @@
 #include "framework/bvh_loader.h"
 #include "framework/denavit_hartenberg.h"
 #include "framework/kinematics.h"
+#include "framework/random_configuration.h"
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
 #include "lab/study.h"

@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "framework/internal/check.h"
+#include "solvers/internal/solve_scope.h"
 #include "solvers/solver.h"
 
 namespace iklab {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "bench/internal/benchmark_pose.h"
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
@@ -47,18 +48,9 @@ const char* SeedModeName(SeedMode mode) {
 namespace {
 
 // Uniform within limits; unbounded coordinates (continuous joints) in
-// (−π, π].
+// (−π, π] (internal::DrawBenchmarkPose).
 void RandomPose(const Model& model, std::mt19937_64* rng, Eigen::VectorXd* q) {
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  for (int i = 0; i < model.nq(); ++i) {
-    if (model.bounded(i)) {
-      const double lo = model.lower()[i];
-      const double hi = model.upper()[i];
-      (*q)[i] = lo + (hi - lo) * unit(*rng);
-    } else {
-      (*q)[i] = M_PI - 2.0 * M_PI * unit(*rng);  // (−π, π]
-    }
-  }
+  internal::DrawBenchmarkPose(model.lower(), model.upper(), rng, q);
 }
 
 }  // namespace

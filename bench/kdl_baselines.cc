@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "bench/internal/benchmark_pose.h"
 #include "framework/internal/check.h"
 
 namespace iklab {
@@ -161,15 +162,10 @@ struct KdlBaselineSolver::Impl {
     }
   }
 
-  // Uniform within the limits; unbounded coordinates in (−π, π].
+  // Uniform within the limits; unbounded coordinates in (−π, π]: the
+  // benchmark's own draw (internal::DrawBenchmarkPose).
   void DrawRandomStart() {
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    for (int k = 0; k < nj; ++k) {
-      const double u = unit(rng);
-      q_init(k) = std::isfinite(lower(k)) && std::isfinite(upper(k))
-                      ? lower(k) + (upper(k) - lower(k)) * u
-                      : M_PI - 2.0 * M_PI * u;
-    }
+    internal::DrawBenchmarkPose(lower.data, upper.data, &rng, &q_init.data);
   }
 
   // One KDL solve from q_init into q_out; adds KDL's iteration count.

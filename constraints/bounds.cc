@@ -6,7 +6,7 @@
 
 namespace iklab {
 
-using internal::StrCat;
+using internal::Invalid;
 using internal::ThrowInvalidArgument;
 
 Bounds Bounds::FromModel(const Model& model) {
@@ -42,22 +42,19 @@ void Bounds::Set(const Model& model, const std::string& dof_name, double lo,
 }
 
 bool Bounds::IsValid(std::string* why) const {
-  const auto fail = [why](std::string message) {
-    if (why != nullptr) *why = std::move(message);
-    return false;
-  };
   if (lower.size() != upper.size()) {
-    return fail(StrCat("bounds: lower has ", lower.size(),
-                       " entries but upper has ", upper.size()));
+    return Invalid(why, "Bounds::upper must have as many entries as lower (",
+                   lower.size(), "), got ", upper.size());
   }
   for (Eigen::Index i = 0; i < lower.size(); ++i) {
     if (std::isnan(lower[i]) || std::isnan(upper[i])) {
-      return fail(StrCat("bounds: coordinate ", i, " has a NaN limit (lower = ",
-                         lower[i], ", upper = ", upper[i], ")"));
+      return Invalid(why,
+                     "Bounds::lower and upper must not be NaN, got coordinate ",
+                     i, " with lower = ", lower[i], ", upper = ", upper[i]);
     }
     if (lower[i] > upper[i]) {
-      return fail(StrCat("bounds: coordinate ", i, " has lower = ", lower[i],
-                         " > upper = ", upper[i]));
+      return Invalid(why, "Bounds::lower must be <= upper, got coordinate ", i,
+                     " with lower = ", lower[i], " > upper = ", upper[i]);
     }
   }
   return true;

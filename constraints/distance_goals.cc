@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "constraints/internal/distance_bounds.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
 #include "framework/internal/check.h"

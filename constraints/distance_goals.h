@@ -83,15 +83,6 @@ class SiteDistanceGoal final : public InequalityGoal {
   double max_;
 };
 
-namespace internal {
-/// Rows of a distance interval: (min > 0) + (max finite).
-int DistanceRows(double min_distance, double max_distance);
-/// @throws std::invalid_argument unless 0 ≤ min < max (max may be +inf) and
-///   at least one bound is active.
-void CheckDistanceBounds(double min_distance, double max_distance,
-                         const std::string& owner);
-}  // namespace internal
-
 }  // namespace iklab
 
 #endif  // IKLAB_CONSTRAINTS_DISTANCE_GOALS_H_

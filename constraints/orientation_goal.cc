@@ -1,6 +1,7 @@
 #include "constraints/orientation_goal.h"
 
 #include "constraints/internal/site_jacobian.h"
+#include "constraints/internal/tolerance_box.h"
 #include "constraints/internal/validation.h"
 #include "constraints/tolerance_goals.h"
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "constraints/internal/site_jacobian.h"
+#include "constraints/internal/tolerance_box.h"
 #include "constraints/internal/validation.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/internal/check.h"

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "constraints/internal/site_jacobian.h"
+#include "constraints/internal/tolerance_box.h"
 #include "constraints/internal/validation.h"
 #include "framework/internal/check.h"
 

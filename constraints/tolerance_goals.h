@@ -173,20 +173,6 @@ class OrientationBoxGoal final : public InequalityGoal {
   Eigen::Vector3d upper_;
 };
 
-namespace internal {
-/// Number of finite entries of lower and upper together (box rows).
-int CountFiniteBounds(const Eigen::Vector3d& lower,
-                      const Eigen::Vector3d& upper);
-/// Checks a box: no NaN, lower ≤ upper, at least one finite entry.
-/// @throws std::invalid_argument naming `owner`.
-void CheckBox(const Eigen::Vector3d& lower, const Eigen::Vector3d& upper,
-              const std::string& owner);
-/// Rotation vector (axis·angle) of R.
-Eigen::Vector3d RotationLog(const Eigen::Matrix3d& R);
-/// J_l⁻¹(φ) of SO(3) (OrientationBoxGoal).
-Eigen::Matrix3d InverseLeftJacobian(const Eigen::Vector3d& phi);
-}  // namespace internal
-
 }  // namespace iklab
 
 #endif  // IKLAB_CONSTRAINTS_TOLERANCE_GOALS_H_

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "framework/internal/check.h"
+#include "framework/internal/constants.h"
 
 namespace iklab {
 
@@ -10,7 +11,7 @@ using internal::ThrowInvalidArgument;
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 constexpr double Deg(double degrees) { return degrees * kPi / 180.0; }
 

@@ -14,6 +14,7 @@
 #include <Eigen/Geometry>
 
 #include "framework/internal/check.h"
+#include "framework/internal/read_file.h"
 #include "framework/model.h"
 
 namespace iklab {
@@ -38,6 +39,7 @@ const char* BvhChannelName(BvhChannelType type) {
 
 namespace {
 
+using internal::ReadFile;
 using internal::StrCat;
 
 constexpr double kDegreesToRadians = M_PI / 180.0;
@@ -600,17 +602,6 @@ class Parser {
   Lexer lexer_;
   std::string source_;
 };
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw std::invalid_argument(path + ": cannot open the file for reading");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw std::invalid_argument(path + ": error while reading");
-  return text.str();
-}
 
 }  // namespace
 

@@ -19,11 +19,13 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "framework/internal/check.h"
+#include "framework/internal/read_file.h"
 
 namespace iklab {
 
 namespace {
 
+using internal::ReadFile;
 using internal::StrCat;
 
 // Builds messages "source:line: what" (or "source: what" when the line is
@@ -529,17 +531,6 @@ void WithLine(const Reporter& report, int line, F&& f) {
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(report.Prefix(line) + e.what());
   }
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw std::invalid_argument(path + ": cannot open the file for reading");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw std::invalid_argument(path + ": error while reading");
-  return text.str();
 }
 
 // Parses with urdfdom; a failure is reported with urdfdom's messages and the

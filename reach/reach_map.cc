@@ -17,6 +17,7 @@
 
 namespace iklab {
 
+using internal::Invalid;
 using internal::ThrowInvalidArgument;
 
 const char* ReachSolverName(ReachSolverKind kind) {
@@ -42,36 +43,40 @@ ReachSolverKind ReachSolverFromName(const std::string& name) {
 }
 
 bool ReachSettings::IsValid(std::string* why) const {
-  const auto fail = [why](const std::string& message) {
-    if (why != nullptr) *why = message;
-    return false;
-  };
   if (!(resolution > 0.0) || !std::isfinite(resolution)) {
-    return fail("resolution must be a finite length > 0; got " +
-                std::to_string(resolution));
+    return Invalid(
+        why, "ReachSettings::resolution must be a finite length > 0, got ",
+        resolution);
   }
   if (approach_axes < 1 || approach_axes > 10000) {
-    return fail("approach_axes must be in [1, 10000]; got " +
-                std::to_string(approach_axes));
+    return Invalid(why,
+                   "ReachSettings::approach_axes must be in [1, 10000], got ",
+                   approach_axes);
   }
   if (rolls < 1 || rolls > 360) {
-    return fail("rolls must be in [1, 360]; got " + std::to_string(rolls));
+    return Invalid(why, "ReachSettings::rolls must be in [1, 360], got ",
+                   rolls);
   }
   if (orientations_per_voxel() > 65535) {
-    return fail("approach_axes x rolls must be at most 65535; got " +
-                std::to_string(approach_axes * rolls));
+    return Invalid(
+        why,
+        "ReachSettings::approach_axes x rolls must be at most 65535, "
+        "got ",
+        approach_axes * rolls);
   }
   if (max_attempts < 1 || max_attempts > 100000) {
-    return fail("max_attempts must be in [1, 100000]; got " +
-                std::to_string(max_attempts));
+    return Invalid(why,
+                   "ReachSettings::max_attempts must be in [1, 100000], got ",
+                   max_attempts);
   }
   if (max_iterations < 1 || max_iterations > 10000000) {
-    return fail("max_iterations must be in [1, 10000000]; got " +
-                std::to_string(max_iterations));
+    return Invalid(
+        why, "ReachSettings::max_iterations must be in [1, 10000000], got ",
+        max_iterations);
   }
   if (!(tolerance > 0.0 && tolerance <= 0.1)) {
-    return fail("tolerance must be in (0, 0.1]; got " +
-                std::to_string(tolerance));
+    return Invalid(why, "ReachSettings::tolerance must be in (0, 0.1], got ",
+                   tolerance);
   }
   return true;
 }

@@ -15,16 +15,16 @@
 
 namespace iklab {
 
+using internal::Invalid;
 using internal::ThrowInvalidArgument;
 
 bool BatchOptions::IsValid(std::string* why) const {
   if (threads < 1) {
-    *why = internal::StrCat("threads must be >= 1, got ", threads);
-    return false;
+    return Invalid(why, "BatchOptions::threads must be >= 1, got ", threads);
   }
   if (goal < -1) {
-    *why = internal::StrCat("goal must be a goal index or -1, got ", goal);
-    return false;
+    return Invalid(why, "BatchOptions::goal must be a goal index or -1, got ",
+                   goal);
   }
   return true;
 }

@@ -6,47 +6,28 @@
 #include <stdexcept>
 #include <utility>
 
+#include "framework/internal/check.h"
+#include "framework/random_configuration.h"
+
 namespace iklab {
-namespace {
 
-// Uniform in [0, 1) from the top 53 bits: the same on every standard library
-// (std::uniform_real_distribution is not specified bit for bit).
-double Uniform01(std::mt19937_64* rng) {
-  return static_cast<double>((*rng)() >> 11) * 0x1.0p-53;
-}
-
-}  // namespace
+using internal::Invalid;
 
 Eigen::VectorXd RandomPose(const Bounds& bounds, std::mt19937_64* rng) {
-  constexpr double kPi = 3.14159265358979323846;
-  Eigen::VectorXd q(bounds.size());
-  for (int i = 0; i < bounds.size(); ++i) {
-    double lo = bounds.lower[i];
-    double hi = bounds.upper[i];
-    if (!std::isfinite(lo) || !std::isfinite(hi)) {
-      lo = std::isfinite(lo) ? lo : (std::isfinite(hi) ? hi - 2.0 * kPi : -kPi);
-      hi = std::isfinite(hi) ? hi : lo + 2.0 * kPi;
-    }
-    q[i] = lo + (hi - lo) * Uniform01(rng);
-    if (q[i] > hi) q[i] = hi;  // rounding of lo + (hi − lo) u
-  }
-  return q;
+  return RandomConfiguration(bounds.lower, bounds.upper, rng);
 }
 
 bool RestartOptions::IsValid(std::string* why) const {
-  // Checked on every solve: no std::ostringstream (thousands of
-  // instructions to set up) unless there is something to say.
-  std::string reason;
   if (max_attempts < 1) {
-    reason = "restart options: max_attempts must be >= 1, got " +
-             std::to_string(max_attempts);
-  } else if (std::isnan(time_budget_seconds)) {
-    reason = "restart options: time_budget_seconds is NaN (use <= 0 for none)";
-  } else {
-    return true;
+    return Invalid(why, "RestartOptions::max_attempts must be >= 1, got ",
+                   max_attempts);
   }
-  if (why != nullptr) *why = std::move(reason);
-  return false;
+  if (std::isnan(time_budget_seconds)) {
+    return Invalid(why,
+                   "RestartOptions::time_budget_seconds must not be NaN (use "
+                   "<= 0 for none), got NaN");
+  }
+  return true;
 }
 
 Result SolveWithRestarts(const Solver& solver, const Problem& problem,

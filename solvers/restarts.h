@@ -37,10 +37,9 @@ struct RestartOptions {
   bool IsValid(std::string* why) const;
 };
 
-/// A pose drawn uniformly within `bounds`, the same on every standard library
-/// (53-bit uniforms from the generator, not std::uniform_real_distribution).
-/// A coordinate with one finite bound is drawn from the 2π next to it
-/// ([lo, lo + 2π] or [hi − 2π, hi]); an unbounded one from [−π, π].
+/// A pose drawn uniformly within `bounds`: RandomConfiguration(bounds.lower,
+/// bounds.upper, rng) (framework/random_configuration.h, which states the
+/// rule for unbounded coordinates).
 Eigen::VectorXd RandomPose(const Bounds& bounds, std::mt19937_64* rng);
 
 /// Solves with `solver` from q0, then from random poses, and returns the

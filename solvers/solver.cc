@@ -6,16 +6,15 @@
 #include <sstream>
 #include <utility>
 
-namespace iklab {
-namespace {
+#include "framework/internal/check.h"
+#include "solvers/internal/solve_scope.h"
 
-template <typename... Args>
-std::string StrCat(const Args&... args) {
-  std::ostringstream out;
-  out.precision(17);
-  (out << ... << args);
-  return out.str();
-}
+namespace iklab {
+
+using internal::Invalid;
+using internal::StrCat;
+
+namespace {
 
 // Index of the first non-finite entry of v, or −1.
 Eigen::Index FirstNonFinite(const Eigen::VectorXd& v) {
@@ -50,25 +49,25 @@ const char* SolveStatusName(SolveStatus status) {
 }
 
 bool SolveOptions::IsValid(std::string* why) const {
-  const auto fail = [why](std::string message) {
-    if (why != nullptr) *why = std::move(message);
-    return false;
-  };
   if (max_iterations < 1) {
-    return fail(StrCat("options: max_iterations must be >= 1, got ",
-                       max_iterations));
+    return Invalid(why, "SolveOptions::max_iterations must be >= 1, got ",
+                   max_iterations);
   }
   if (std::isnan(time_budget_seconds)) {
-    return fail("options: time_budget_seconds is NaN (use <= 0 for none)");
+    return Invalid(why,
+                   "SolveOptions::time_budget_seconds must not be NaN (use <= "
+                   "0 for none), got NaN");
   }
   if (!(position_tolerance > 0.0) || !std::isfinite(position_tolerance)) {
-    return fail(StrCat("options: position_tolerance must be finite and > 0, "
-                       "got ",
-                       position_tolerance));
+    return Invalid(why,
+                   "SolveOptions::position_tolerance must be finite and > 0, "
+                   "got ",
+                   position_tolerance);
   }
   if (!(angle_tolerance > 0.0) || !std::isfinite(angle_tolerance)) {
-    return fail(StrCat("options: angle_tolerance must be finite and > 0, got ",
-                       angle_tolerance));
+    return Invalid(why,
+                   "SolveOptions::angle_tolerance must be finite and > 0, got ",
+                   angle_tolerance);
   }
   return true;
 }

@@ -40,6 +40,7 @@
 #include "constraints/problem.h"
 #include "experiments/experiments_list.h"
 #include "framework/builders.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 #include "lab/experiment.h"
 #include "lab/plot.h"
@@ -49,7 +50,8 @@ namespace iklab {
 
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
+
 constexpr double kL1 = 15.0;
 constexpr double kL2 = 10.0;
 

@@ -30,6 +30,17 @@ template <typename... Args>
   throw std::invalid_argument(StrCat(args...));
 }
 
+/// The one way an `IsValid(std::string* why)` reports a bad field: sets
+/// `*why` to the concatenated message when `why` is not null (every IsValid
+/// accepts null) and returns false. The message reads
+/// "<Struct>::<field> must <rule>, got <value>". The string is built only on
+/// failure, so a valid check costs nothing.
+template <typename... Args>
+bool Invalid(std::string* why, const Args&... args) {
+  if (why != nullptr) *why = StrCat(args...);
+  return false;
+}
+
 /// Formats a vector as "(a, b, c)" for messages.
 inline std::string FormatVector(const Eigen::Ref<const Eigen::VectorXd>& v) {
   std::ostringstream out;

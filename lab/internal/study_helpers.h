@@ -16,14 +16,16 @@
 
 #include "constraints/goal.h"
 #include "framework/model.h"
+#include "framework/random_configuration.h"
 #include "lab/study.h"
 #include "solvers/restarts.h"
 
 namespace iklab::internal {
 
-/// A pose uniform within the model's limits (RandomPose of restarts.h).
+/// A pose uniform within the model's limits: RandomConfiguration
+/// (framework/random_configuration.h).
 inline Eigen::VectorXd RandomModelPose(const Model& model, std::mt19937_64* rng) {
-  return RandomPose(Bounds::FromModel(model), rng);
+  return RandomConfiguration(model, rng);
 }
 
 /// Largest position / angle error over a solve's goals; +∞ when one is not

@@ -8,7 +8,9 @@
 
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
+#include "framework/internal/constants.h"
 #include "solvers/analytic/subproblems.h"
+#include "solvers/internal/solve_scope.h"
 
 namespace iklab {
 namespace {
@@ -19,11 +21,12 @@ using analytic::Subproblem1;
 using analytic::Subproblem2;
 using analytic::Subproblem3;
 using analytic::Subproblem4;
-using internal::StrCat;
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
+using internal::Invalid;
+using internal::StrCat;
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 constexpr double kTwoPi = 2.0 * kPi;
 // Relative slack of the reach tests (|c| ≤ ρ (1 + kReachSlack) in the
 // trigonometric equations): rounding of targets on the workspace boundary.
@@ -598,11 +601,10 @@ Eigen::Isometry3d SixRArm::Forward(const Vector6d& q) const {
 bool SixRAnalyticOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why)) return false;
   if (!(geometry_tolerance > 0.0 && geometry_tolerance <= 1e-3)) {
-    if (why != nullptr) {
-      *why = StrCat("options: geometry_tolerance must be in (0, 1e-3], got ",
-                    geometry_tolerance);
-    }
-    return false;
+    return Invalid(why,
+                   "SixRAnalyticOptions::geometry_tolerance must be in "
+                   "(0, 1e-3], got ",
+                   geometry_tolerance);
   }
   return true;
 }

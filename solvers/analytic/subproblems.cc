@@ -5,10 +5,12 @@
 
 #include <Eigen/Geometry>
 
+#include "framework/internal/constants.h"
+
 namespace iklab::analytic {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 }  // namespace
 
 AngleSolutions SolveTrigEquation(double a, double b, double c, double tol,

@@ -6,14 +6,17 @@
 
 #include "constraints/position_goal.h"
 #include "framework/internal/check.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
+#include "solvers/internal/solve_scope.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
+using internal::Invalid;
 using internal::StrCat;
 
 // Wraps an angle into (−π, π].
@@ -212,11 +215,10 @@ Eigen::Vector2d TwoLinkTip(double l1, double l2,
 bool TwoLinkOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why)) return false;
   if (!(reach_tolerance >= 0.0) || !std::isfinite(reach_tolerance)) {
-    if (why != nullptr) {
-      *why = StrCat("options: reach_tolerance must be finite and >= 0, got ",
-                    reach_tolerance);
-    }
-    return false;
+    return Invalid(why,
+                   "TwoLinkOptions::reach_tolerance must be finite and >= 0, "
+                   "got ",
+                   reach_tolerance);
   }
   return true;
 }

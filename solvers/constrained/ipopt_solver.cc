@@ -10,9 +10,14 @@
 #include <IpIpoptApplication.hpp>
 #include <IpTNLP.hpp>
 
+#include "framework/internal/check.h"
 #include "solvers/constrained/internal/nlp_evaluator.h"
+#include "solvers/internal/solve_scope.h"
 
 namespace iklab {
+
+using internal::Invalid;
+
 namespace {
 
 // IPOPT's "infinite" bound (nlp_lower_bound_inf / nlp_upper_bound_inf
@@ -197,26 +202,22 @@ const char* IpoptStatusName(Ipopt::ApplicationReturnStatus s) {
 }  // namespace
 
 bool IpoptOptions::IsValid(std::string* why) const {
-  const auto fail = [why](const std::string& field, double value,
-                          const char* expected) {
-    if (why != nullptr) {
-      std::ostringstream out;
-      out << "options: " << field << " must be " << expected << ", got "
-          << value;
-      *why = out.str();
-    }
-    return false;
-  };
   if (!common.IsValid(why)) return false;
   if (!(displacement_weight >= 0.0) || !std::isfinite(displacement_weight)) {
-    return fail("displacement_weight", displacement_weight, "finite and >= 0");
+    return Invalid(why,
+                   "IpoptOptions::displacement_weight must be finite and >= 0, "
+                   "got ",
+                   displacement_weight);
   }
   if (!(tolerance > 0.0) || !std::isfinite(tolerance)) {
-    return fail("tolerance", tolerance, "finite and > 0");
+    return Invalid(why, "IpoptOptions::tolerance must be finite and > 0, got ",
+                   tolerance);
   }
   if (!(constraint_tolerance > 0.0) || !std::isfinite(constraint_tolerance)) {
-    return fail("constraint_tolerance", constraint_tolerance,
-                "finite and > 0");
+    return Invalid(why,
+                   "IpoptOptions::constraint_tolerance must be finite and > 0, "
+                   "got ",
+                   constraint_tolerance);
   }
   return true;
 }

@@ -11,9 +11,14 @@
 
 #include <nlopt.hpp>
 
+#include "framework/internal/check.h"
 #include "solvers/constrained/internal/nlp_evaluator.h"
+#include "solvers/internal/solve_scope.h"
 
 namespace iklab {
+
+using internal::Invalid;
+
 namespace {
 
 // State the NLopt callbacks share (passed as their void* data).
@@ -104,27 +109,26 @@ const char* ResultName(nlopt::result r) {
 }  // namespace
 
 bool SlsqpOptions::IsValid(std::string* why) const {
-  const auto fail = [why](const std::string& field, double value,
-                          const char* expected) {
-    if (why != nullptr) {
-      std::ostringstream out;
-      out << "options: " << field << " must be " << expected << ", got "
-          << value;
-      *why = out.str();
-    }
-    return false;
-  };
   if (!common.IsValid(why)) return false;
   if (!(displacement_weight >= 0.0) || !std::isfinite(displacement_weight)) {
-    return fail("displacement_weight", displacement_weight, "finite and >= 0");
+    return Invalid(why,
+                   "SlsqpOptions::displacement_weight must be finite and >= 0, "
+                   "got ",
+                   displacement_weight);
   }
   if (!(constraint_tolerance >= 0.0) || !std::isfinite(constraint_tolerance)) {
-    return fail("constraint_tolerance", constraint_tolerance,
-                "finite and >= 0");
+    return Invalid(
+        why,
+        "SlsqpOptions::constraint_tolerance must be finite and >= 0, "
+        "got ",
+        constraint_tolerance);
   }
   if (!(relative_x_tolerance >= 0.0) || !std::isfinite(relative_x_tolerance)) {
-    return fail("relative_x_tolerance", relative_x_tolerance,
-                "finite and >= 0");
+    return Invalid(
+        why,
+        "SlsqpOptions::relative_x_tolerance must be finite and >= 0, "
+        "got ",
+        relative_x_tolerance);
   }
   return true;
 }

@@ -9,9 +9,14 @@
 #include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
+#include "framework/internal/check.h"
 #include "framework/kinematics.h"
+#include "solvers/differential/internal/best_angle.h"
+#include "solvers/differential/internal/differential_loop.h"
 
 namespace iklab {
+
+using internal::Invalid;
 
 namespace internal {
 
@@ -39,11 +44,6 @@ double BestAngleInInterval(double theta_star, double lo, double hi) {
 
 namespace {
 
-bool Fail(std::string* why, const std::string& message) {
-  if (why != nullptr) *why = message;
-  return false;
-}
-
 // One vector-matching term w ‖target − v‖² of a goal's potential.
 struct Term {
   int step;                // step the site sits on
@@ -61,10 +61,10 @@ class CcdMethod final : public DifferentialMethod {
   bool Prepare(const Problem& problem, std::string* why) override {
     if (!options_.IsValid(why)) return false;
     if (!problem.regularizers().empty()) {
-      return Fail(why,
-                  "ccd: regularizers are not supported (the per-joint "
-                  "optimum is derived for site goals only); remove them or "
-                  "use a Jacobian method.");
+      return Invalid(why,
+                     "ccd: regularizers are not supported (the per-joint "
+                     "optimum is derived for site goals only); remove them or "
+                     "use a Jacobian method.");
     }
     const Model& model = problem.model();
     terms_.clear();
@@ -88,7 +88,7 @@ class CcdMethod final : public DifferentialMethod {
         s << "ccd: goal " << i << " (" << goal->name()
           << ") is of a kind CCD does not support; supported: position, "
              "orientation, axis and position+orientation goals.";
-        return Fail(why, s.str());
+        return Invalid(why, s.str());
       }
     }
     // moves_[term * nq + i]: does coordinate i move term's site?

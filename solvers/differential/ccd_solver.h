@@ -79,15 +79,6 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
              const CcdOptions& options);
 std::unique_ptr<Solver> MakeSolver(const CcdOptions& options);
 
-namespace internal {
-
-/// The bounded maximizer of f(θ) = cos(θ − θ*) over θ ∈ [lo, hi] (lo ≤ hi,
-/// ±∞ allowed): θ* or θ* ± 2π if inside (the one nearest 0), otherwise the
-/// end with the larger f. Exposed for tests.
-double BestAngleInInterval(double theta_star, double lo, double hi);
-
-}  // namespace internal
-
 }  // namespace iklab
 
 #endif  // IKLAB_SOLVERS_DIFFERENTIAL_CCD_SOLVER_H_

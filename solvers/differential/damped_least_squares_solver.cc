@@ -7,27 +7,15 @@
 #include <utility>
 #include <vector>
 
+#include "framework/internal/check.h"
+#include "solvers/differential/internal/differential_loop.h"
 #include "solvers/differential/jacobian_steps.h"
 
 namespace iklab {
+
+using internal::Invalid;
+
 namespace {
-
-bool Fail(std::string* why, const std::string& message) {
-  if (why != nullptr) *why = message;
-  return false;
-}
-
-// Checks lo ≤ value ≤ hi (finite); names the field on failure.
-bool CheckRange(double value, double lo, double hi, const char* field,
-                std::string* why) {
-  if (!(value >= lo && value <= hi) || !std::isfinite(value)) {
-    std::ostringstream s;
-    s << field << " must be finite and in [" << lo << ", " << hi << "], got "
-      << value;
-    return Fail(why, s.str());
-  }
-  return true;
-}
 
 // The row blocks of the stacked residual: one per goal, then one per
 // regularizer (Buss & Kim's end effectors).
@@ -63,9 +51,9 @@ class DampedLeastSquaresMethod final : public DifferentialMethod {
   bool ComputeStep(const Linearization& lin, Eigen::VectorXd* dq,
                    std::string* why) override {
     if (!step_.Compute(lin.J, lin.V, lambda_, *dq)) {
-      return Fail(why,
-                  "J Jᵀ + λ²I is not positive definite (λ = 0 at a singular "
-                  "pose); use λ > 0.");
+      return Invalid(why,
+                     "J Jᵀ + λ²I is not positive definite (λ = 0 at a singular "
+                     "pose); use λ > 0.");
     }
     last_lambda_ = lambda_;
     condition_ =
@@ -147,9 +135,9 @@ class BoundedDampedLeastSquaresMethod final : public DifferentialMethod {
     const BoxDampedLeastSquares::Outcome outcome =
         qp_.Solve(lin.J, lin.V, options_.damping, lo_, hi_, *dq);
     if (!outcome.optimal) {
-      return Fail(why,
-                  "the active-set solve of the bounded DLS step did not "
-                  "reach its KKT conditions within its iteration cap.");
+      return Invalid(why,
+                     "the active-set solve of the bounded DLS step did not "
+                     "reach its KKT conditions within its iteration cap.");
     }
     return true;
   }
@@ -169,38 +157,57 @@ class BoundedDampedLeastSquaresMethod final : public DifferentialMethod {
 // Options
 
 bool DampedLeastSquaresOptions::IsValid(std::string* why) const {
-  constexpr double kInf = std::numeric_limits<double>::max();
   if (!common.IsValid(why) || !step.IsValid(why)) return false;
-  if (!CheckRange(damping, 0.0, kInf, "DampedLeastSquaresOptions::damping",
-                  why)) {
-    return false;
+  if (!(damping >= 0.0) || !std::isfinite(damping)) {
+    return Invalid(
+        why,
+        "DampedLeastSquaresOptions::damping must be finite and >= 0, "
+        "got ",
+        damping);
   }
   if (!adaptive) return true;
-  return CheckRange(damping_decrease, std::numeric_limits<double>::min(), 1.0,
-                    "DampedLeastSquaresOptions::damping_decrease", why) &&
-         CheckRange(damping_increase, 1.0, kInf,
-                    "DampedLeastSquaresOptions::damping_increase", why) &&
-         CheckRange(min_damping, std::numeric_limits<double>::min(), kInf,
-                    "DampedLeastSquaresOptions::min_damping", why) &&
-         CheckRange(max_damping, min_damping, kInf,
-                    "DampedLeastSquaresOptions::max_damping", why);
+  if (!(damping_decrease >= std::numeric_limits<double>::min() &&
+        damping_decrease <= 1.0)) {
+    return Invalid(why,
+                   "DampedLeastSquaresOptions::damping_decrease must be in "
+                   "(0, 1], got ",
+                   damping_decrease);
+  }
+  if (!(damping_increase >= 1.0) || !std::isfinite(damping_increase)) {
+    return Invalid(why,
+                   "DampedLeastSquaresOptions::damping_increase must be finite "
+                   "and >= 1, got ",
+                   damping_increase);
+  }
+  if (!(min_damping >= std::numeric_limits<double>::min()) ||
+      !std::isfinite(min_damping)) {
+    return Invalid(why,
+                   "DampedLeastSquaresOptions::min_damping must be finite and "
+                   "> 0, got ",
+                   min_damping);
+  }
+  if (!(max_damping >= min_damping) || !std::isfinite(max_damping)) {
+    return Invalid(why,
+                   "DampedLeastSquaresOptions::max_damping must be finite and "
+                   ">= min_damping (",
+                   min_damping, "), got ", max_damping);
+  }
+  return true;
 }
 
 bool SelectivelyDampedOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why) || !step.IsValid(why)) return false;
   if (!(max_joint_change > 0.0) || !std::isfinite(max_joint_change)) {
-    std::ostringstream s;
-    s << "SelectivelyDampedOptions::max_joint_change must be finite and > 0, "
-         "got "
-      << max_joint_change;
-    return Fail(why, s.str());
+    return Invalid(why,
+                   "SelectivelyDampedOptions::max_joint_change must be finite "
+                   "and > 0, got ",
+                   max_joint_change);
   }
   if (!(singular_value_cutoff >= 0.0 && singular_value_cutoff < 1.0)) {
-    std::ostringstream s;
-    s << "SelectivelyDampedOptions::singular_value_cutoff must be in [0, 1), "
-         "got "
-      << singular_value_cutoff;
-    return Fail(why, s.str());
+    return Invalid(why,
+                   "SelectivelyDampedOptions::singular_value_cutoff must be in "
+                   "[0, 1), got ",
+                   singular_value_cutoff);
   }
   return true;
 }
@@ -208,11 +215,10 @@ bool SelectivelyDampedOptions::IsValid(std::string* why) const {
 bool BoundedDampedLeastSquaresOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why) || !step.IsValid(why)) return false;
   if (!(damping > 0.0) || !std::isfinite(damping)) {
-    std::ostringstream s;
-    s << "BoundedDampedLeastSquaresOptions::damping must be finite and > 0, "
-         "got "
-      << damping;
-    return Fail(why, s.str());
+    return Invalid(why,
+                   "BoundedDampedLeastSquaresOptions::damping must be finite "
+                   "and > 0, got ",
+                   damping);
   }
   return true;
 }

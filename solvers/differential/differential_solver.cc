@@ -6,30 +6,29 @@
 #include <utility>
 #include <vector>
 
+#include "framework/internal/check.h"
+#include "solvers/differential/internal/differential_loop.h"
+#include "solvers/internal/solve_scope.h"
+
 namespace iklab {
 
+using internal::Invalid;
+
 bool StepControl::IsValid(std::string* why) const {
-  auto fail = [why](const std::string& message) {
-    if (why != nullptr) *why = message;
-    return false;
-  };
   if (std::isnan(max_task_error)) {
-    return fail("StepControl::max_task_error must not be NaN");
+    return Invalid(why, "StepControl::max_task_error must not be NaN, got NaN");
   }
   if (std::isnan(max_joint_step)) {
-    return fail("StepControl::max_joint_step must not be NaN");
+    return Invalid(why, "StepControl::max_joint_step must not be NaN, got NaN");
   }
   if (!(step_tolerance >= 0.0) || !std::isfinite(step_tolerance)) {
-    std::ostringstream s;
-    s << "StepControl::step_tolerance must be finite and >= 0, got "
-      << step_tolerance;
-    return fail(s.str());
+    return Invalid(why,
+                   "StepControl::step_tolerance must be finite and >= 0, got ",
+                   step_tolerance);
   }
   if (stall_iterations < 1) {
-    std::ostringstream s;
-    s << "StepControl::stall_iterations must be >= 1, got "
-      << stall_iterations;
-    return fail(s.str());
+    return Invalid(why, "StepControl::stall_iterations must be >= 1, got ",
+                   stall_iterations);
   }
   return true;
 }
@@ -95,6 +94,88 @@ void AppendTrace(int iteration, const Iterate& it,
 
 }  // namespace
 
+namespace {
+
+// One iteration's joint step from the task error at `current`: V = R (scaled
+// down to max_task_error), the method's Δq, its finiteness, the step clamp
+// max_joint_step, and the stationarity test |Δq|_inf ≤ step_tolerance.
+enum class StepOutcome { kStep, kFailed, kStationary };
+
+StepOutcome JointStep(const Problem& problem, const Iterate& current,
+                      const StepControl& control, const Bounds* bounds,
+                      int iteration, DifferentialMethod* method,
+                      Eigen::VectorXd* V, Eigen::VectorXd* dq,
+                      std::ostringstream* message) {
+  *V = current.R;
+  if (control.max_task_error > 0.0) {
+    const double norm = V->norm();
+    if (norm > control.max_task_error) *V *= control.max_task_error / norm;
+  }
+  const Linearization lin{problem, current.workspace, current.q, *V,
+                          current.J, bounds};
+  std::string why;
+  if (!method->ComputeStep(lin, dq, &why)) {
+    *message << "Iteration " << iteration << ": " << why;
+    return StepOutcome::kFailed;
+  }
+  if (!dq->allFinite()) {
+    *message << "Iteration " << iteration
+             << ": the step has a NaN or infinite entry.";
+    return StepOutcome::kFailed;
+  }
+  double step = dq->lpNorm<Eigen::Infinity>();
+  if (control.max_joint_step > 0.0 && step > control.max_joint_step) {
+    *dq *= control.max_joint_step / step;
+    step = control.max_joint_step;
+  }
+  if (step <= control.step_tolerance) {
+    *message << "Stationary after " << iteration - 1
+             << " iterations: the step |dq|_inf = " << step
+             << " <= step_tolerance.";
+    return StepOutcome::kStationary;
+  }
+  return StepOutcome::kStep;
+}
+
+// What the message adds after the solve: the last condition number, and a
+// pose outside the limits of a method that does not enforce them.
+void AppendNotes(const Problem& problem, const SolveOptions& common,
+                 const std::string& solver_name,
+                 const DifferentialMethod& method,
+                 const Eigen::VectorXd& final_q, std::ostringstream* message) {
+  if (method.condition_number() > 0.0) {
+    *message << " Last condition number " << method.condition_number()
+             << ".";
+  }
+  if (common.respect_limits && !method.enforces_limits() &&
+      !problem.bounds().Contains(final_q)) {
+    *message << " The pose is outside the joint limits: " << solver_name
+             << " does not enforce them.";
+  }
+}
+
+// The lowest potential so far and the iterations since it last dropped by
+// more than a relative 1e-12 (the stall test's count).
+struct Progress {
+  double best_potential;
+  Eigen::VectorXd best_q;
+  int iterations_without_progress = 0;
+
+  void Update(const Iterate& now) {
+    if (now.potential < best_potential * (1.0 - 1e-12)) {
+      iterations_without_progress = 0;
+    } else {
+      ++iterations_without_progress;
+    }
+    if (now.potential < best_potential) {
+      best_potential = now.potential;
+      best_q = now.q;
+    }
+  }
+};
+
+}  // namespace
+
 Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
                             const SolveOptions& common,
                             const StepControl& control,
@@ -127,10 +208,8 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
   Iterate second(problem);
   Iterate* current_ptr = &first;  // the accepted iterate
   Iterate* trial_ptr = &second;   // scratch for q + dq
-  const int n = problem.nq();
   Eigen::VectorXd V(problem.num_residuals());
-  Eigen::VectorXd dq(n);
-  Eigen::VectorXd best_q = scope.start();
+  Eigen::VectorXd dq(problem.nq());
   std::vector<GoalError> errors(problem.goals().size());
   Result& result = scope.result();
 
@@ -148,8 +227,7 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
                         "The start pose is within tolerance.");
   }
 
-  double best_potential = first.potential;
-  int iterations_without_progress = 0;
+  Progress progress{first.potential, scope.start()};
   SolveStatus status = SolveStatus::kMaxIterations;
   std::ostringstream message;
   bool converged = false;
@@ -164,35 +242,14 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
       break;
     }
     result.iterations = iteration;
-
-    V = current.R;
-    if (control.max_task_error > 0.0) {
-      const double norm = V.norm();
-      if (norm > control.max_task_error) V *= control.max_task_error / norm;
-    }
-    const Linearization lin{problem, current.workspace, current.q, V,
-                            current.J, bounds};
-    if (!method->ComputeStep(lin, &dq, &why)) {
+    const StepOutcome outcome = JointStep(problem, current, control, bounds,
+                                          iteration, method, &V, &dq, &message);
+    if (outcome == StepOutcome::kFailed) {
       status = SolveStatus::kNumericalFailure;
-      message << "Iteration " << iteration << ": " << why;
       break;
     }
-    if (!dq.allFinite()) {
-      status = SolveStatus::kNumericalFailure;
-      message << "Iteration " << iteration
-              << ": the step has a NaN or infinite entry.";
-      break;
-    }
-    double step = dq.lpNorm<Eigen::Infinity>();
-    if (control.max_joint_step > 0.0 && step > control.max_joint_step) {
-      dq *= control.max_joint_step / step;
-      step = control.max_joint_step;
-    }
-    if (step <= control.step_tolerance) {
+    if (outcome == StepOutcome::kStationary) {
       status = SolveStatus::kUnreachable;
-      message << "Stationary after " << iteration - 1
-              << " iterations: the step |dq|_inf = " << step
-              << " <= step_tolerance.";
       result.iterations = iteration - 1;
       break;
     }
@@ -216,23 +273,14 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
     if (common.record_trace) {
       AppendTrace(iteration, now, errors, *method, &result);
     }
-
-    if (now.potential < best_potential * (1.0 - 1e-12)) {
-      iterations_without_progress = 0;
-    } else {
-      ++iterations_without_progress;
-    }
-    if (now.potential < best_potential) {
-      best_potential = now.potential;
-      best_q = now.q;
-    }
+    progress.Update(now);
     if (scope.WithinTolerance(errors)) {
       converged = true;
       status = SolveStatus::kConverged;
       message << "Converged after " << iteration << " iterations.";
       break;
     }
-    if (iterations_without_progress >= control.stall_iterations) {
+    if (progress.iterations_without_progress >= control.stall_iterations) {
       status = SolveStatus::kUnreachable;
       message << "Stalled: the potential did not decrease in "
               << control.stall_iterations << " iterations (stopped after "
@@ -245,16 +293,8 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
   }
 
   const Eigen::VectorXd& final_q =
-      (converged || !control.return_best) ? current_ptr->q : best_q;
-  if (method->condition_number() > 0.0) {
-    message << " Last condition number " << method->condition_number()
-            << ".";
-  }
-  if (common.respect_limits && !method->enforces_limits() &&
-      !problem.bounds().Contains(final_q)) {
-    message << " The pose is outside the joint limits: " << solver_name
-            << " does not enforce them.";
-  }
+      (converged || !control.return_best) ? current_ptr->q : progress.best_q;
+  AppendNotes(problem, common, solver_name, *method, final_q, &message);
   return scope.Finish(final_q, status, message.str());
 }
 

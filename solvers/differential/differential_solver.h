@@ -110,20 +110,6 @@ class DifferentialMethod {
   virtual double damping() const { return 0.0; }
 };
 
-namespace internal {
-
-/// Runs the shared loop (see the file comment) for `method` and returns the
-/// Result: validation by SolveScope, iterations until convergence, the
-/// iteration cap, the time budget, stationarity or a stall. After setup it
-/// allocates only when SolveOptions::record_trace is set.
-Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
-                            const SolveOptions& common,
-                            const StepControl& control,
-                            const std::string& solver_name,
-                            DifferentialMethod* method);
-
-}  // namespace internal
-
 }  // namespace iklab
 
 #endif  // IKLAB_SOLVERS_DIFFERENTIAL_DIFFERENTIAL_SOLVER_H_

@@ -9,15 +9,16 @@
 #include <Eigen/LU>
 
 #include "constraints/position_goal.h"
+#include "framework/internal/check.h"
 #include "framework/kinematics.h"
+#include "solvers/differential/internal/differential_loop.h"
 
 namespace iklab {
-namespace {
 
-bool Fail(std::string* why, const std::string& message) {
-  if (why != nullptr) *why = message;
-  return false;
-}
+using internal::FormatVector;
+using internal::Invalid;
+
+namespace {
 
 // z × v: the velocity of a point at offset v (in the xy plane) under a unit
 // rotation about the world z axis.
@@ -32,30 +33,30 @@ bool FindPlanarChain(const Model& model, int site, PlanarRevoluteChain* chain,
   if (site < 0 || site >= model.num_sites()) {
     std::ostringstream s;
     s << "extended Jacobian: site index " << site << " out of range";
-    return Fail(why, s.str());
+    return Invalid(why, s.str());
   }
   std::vector<int> dofs;
   for (int s = model.site_step(site); s > 0; s = model.parent(s)) {
     const Eigen::Matrix3d& R = model.X_PJ(s).linear();
     if (std::abs(R(2, 2) - 1.0) > 1e-9) {
-      return Fail(why,
-                  "extended Jacobian: defined for planar chains only, but a "
-                  "constant transform on the path to site '" +
-                      model.site_name(site) + "' rotates out of the xy plane");
+      return Invalid(why,
+                     "extended Jacobian: defined for planar chains only, but a "
+                     "constant transform on the path to site '" +
+                         model.site_name(site) +
+                         "' rotates out of the xy plane");
     }
     if (model.kind(s) == StepKind::kPrismatic) {
-      return Fail(why,
-                  "extended Jacobian: defined for revolute chains only, but "
-                  "coordinate '" +
-                      model.dof_name(model.dof(s)) + "' is prismatic");
+      return Invalid(why,
+                     "extended Jacobian: defined for revolute chains only, but "
+                     "coordinate '" +
+                         model.dof_name(model.dof(s)) + "' is prismatic");
     }
     if (model.kind(s) == StepKind::kRevolute) {
       if ((model.axis(s) - Eigen::Vector3d::UnitZ()).norm() > 1e-12) {
-        return Fail(why,
-                    "extended Jacobian: defined for planar chains (revolute "
-                    "axes +z), but coordinate '" +
-                        model.dof_name(model.dof(s)) +
-                        "' has another axis");
+        return Invalid(why,
+                       "extended Jacobian: defined for planar chains (revolute "
+                       "axes +z), but coordinate '" +
+                           model.dof_name(model.dof(s)) + "' has another axis");
       }
       dofs.push_back(model.dof(s));
     }
@@ -67,12 +68,12 @@ bool FindPlanarChain(const Model& model, int site, PlanarRevoluteChain* chain,
          "has "
       << model.nq() << " coordinates and the path to site '"
       << model.site_name(site) << "' only " << dofs.size();
-    return Fail(why, s.str());
+    return Invalid(why, s.str());
   }
   if (dofs.size() < 2) {
-    return Fail(why,
-                "extended Jacobian: needs a chain of at least 2 joints "
-                "(one basic element)");
+    return Invalid(why,
+                   "extended Jacobian: needs a chain of at least 2 joints "
+                   "(one basic element)");
   }
   chain->dofs = std::move(dofs);
   chain->site = site;
@@ -122,16 +123,17 @@ class ExtendedJacobianMethod final : public DifferentialMethod {
   bool Prepare(const Problem& problem, std::string* why) override {
     if (!options_.IsValid(why)) return false;
     if (problem.goals().size() != 1 || !problem.regularizers().empty()) {
-      return Fail(why,
-                  "extended Jacobian: needs exactly one goal (a position goal "
-                  "on the chain's effector) and no regularizers");
+      return Invalid(
+          why,
+          "extended Jacobian: needs exactly one goal (a position goal "
+          "on the chain's effector) and no regularizers");
     }
     goal_ = dynamic_cast<const PositionGoal*>(problem.goals()[0].get());
     if (goal_ == nullptr) {
-      return Fail(why,
-                  "extended Jacobian: defined for a position goal only, got "
-                  "goal '" +
-                      problem.goals()[0]->name() + "'");
+      return Invalid(why,
+                     "extended Jacobian: defined for a position goal only, got "
+                     "goal '" +
+                         problem.goals()[0]->name() + "'");
     }
     if (!FindPlanarChain(problem.model(), goal_->site(), &chain_, why)) {
       return false;
@@ -144,7 +146,7 @@ class ExtendedJacobianMethod final : public DifferentialMethod {
            "have 2(n - 1) = "
         << 2 * (n - 1) << " entries for this " << n << "-joint chain, got "
         << options_.element_displacement.size();
-      return Fail(why, s.str());
+      return Invalid(why, s.str());
     }
     J_ext_.resize(2 * n, n);
     dx_.setZero(2 * n);
@@ -173,9 +175,9 @@ class ExtendedJacobianMethod final : public DifferentialMethod {
     lu_.compute(normal_);
     const auto pivots = lu_.matrixLU().diagonal().cwiseAbs();
     if (!(pivots.minCoeff() > 1e-13 * pivots.maxCoeff())) {
-      return Fail(why,
-                  "extended Jacobian: J_extᵀJ_ext is singular (a segment of "
-                  "zero length?)");
+      return Invalid(why,
+                     "extended Jacobian: J_extᵀJ_ext is singular (a segment of "
+                     "zero length?)");
     }
     solution_.noalias() = lu_.solve(rhs_);
     dq->setZero();
@@ -200,16 +202,16 @@ class ExtendedJacobianMethod final : public DifferentialMethod {
 bool ExtendedJacobianOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why) || !step.IsValid(why)) return false;
   if (!(element_weight > 0.0) || !std::isfinite(element_weight)) {
-    std::ostringstream s;
-    s << "ExtendedJacobianOptions::element_weight must be finite and > 0, "
-         "got "
-      << element_weight;
-    return Fail(why, s.str());
+    return Invalid(why,
+                   "ExtendedJacobianOptions::element_weight must be finite and "
+                   "> 0, got ",
+                   element_weight);
   }
   if (!element_displacement.allFinite()) {
-    return Fail(why,
-                "ExtendedJacobianOptions::element_displacement has a NaN or "
-                "infinite entry");
+    return Invalid(why,
+                   "ExtendedJacobianOptions::element_displacement must be "
+                   "finite, got ",
+                   FormatVector(element_displacement));
   }
   return true;
 }

@@ -4,7 +4,13 @@
 #include <sstream>
 #include <utility>
 
+#include "framework/internal/check.h"
+#include "solvers/differential/internal/differential_loop.h"
+
 namespace iklab {
+
+using internal::Invalid;
+
 namespace {
 
 class JacobianTransposeMethod final : public DifferentialMethod {
@@ -42,13 +48,9 @@ bool JacobianTransposeOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why) || !step.IsValid(why)) return false;
   if (step_size == StepSize::kFixed &&
       (!(alpha > 0.0) || !std::isfinite(alpha))) {
-    if (why != nullptr) {
-      std::ostringstream s;
-      s << "JacobianTransposeOptions::alpha must be finite and > 0, got "
-        << alpha;
-      *why = s.str();
-    }
-    return false;
+    return Invalid(
+        why, "JacobianTransposeOptions::alpha must be finite and > 0, got ",
+        alpha);
   }
   return true;
 }

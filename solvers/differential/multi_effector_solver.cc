@@ -5,15 +5,15 @@
 #include <sstream>
 #include <utility>
 
+#include "framework/internal/check.h"
+#include "solvers/differential/internal/differential_loop.h"
 #include "solvers/differential/jacobian_steps.h"
 
 namespace iklab {
-namespace {
 
-bool Fail(std::string* why, const std::string& message) {
-  if (why != nullptr) *why = message;
-  return false;
-}
+using internal::Invalid;
+
+namespace {
 
 class MultiEffectorMethod final : public DifferentialMethod {
  public:
@@ -31,7 +31,7 @@ class MultiEffectorMethod final : public DifferentialMethod {
       s << "MultiEffectorOptions::goal_levels must be empty or have one "
            "entry per goal ("
         << num_goals << "), got " << levels.size();
-      return Fail(why, s.str());
+      return Invalid(why, s.str());
     }
     // Rows in level order (stable within a level), then the regularizers.
     std::vector<int> order(num_goals);
@@ -89,23 +89,20 @@ bool MultiEffectorOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why) || !step.IsValid(why)) return false;
   for (std::size_t i = 0; i < goal_levels.size(); ++i) {
     if (goal_levels[i] < 0) {
-      std::ostringstream s;
-      s << "MultiEffectorOptions::goal_levels[" << i << "] must be >= 0, got "
-        << goal_levels[i];
-      return Fail(why, s.str());
+      return Invalid(why, "MultiEffectorOptions::goal_levels[", i,
+                     "] must be >= 0, got ", goal_levels[i]);
     }
   }
   if (!(singular_value_cutoff >= 0.0 && singular_value_cutoff < 1.0)) {
-    std::ostringstream s;
-    s << "MultiEffectorOptions::singular_value_cutoff must be in [0, 1), got "
-      << singular_value_cutoff;
-    return Fail(why, s.str());
+    return Invalid(why,
+                   "MultiEffectorOptions::singular_value_cutoff must be in "
+                   "[0, 1), got ",
+                   singular_value_cutoff);
   }
   if (!(damping >= 0.0) || !std::isfinite(damping)) {
-    std::ostringstream s;
-    s << "MultiEffectorOptions::damping must be finite and >= 0, got "
-      << damping;
-    return Fail(why, s.str());
+    return Invalid(
+        why, "MultiEffectorOptions::damping must be finite and >= 0, got ",
+        damping);
   }
   return true;
 }

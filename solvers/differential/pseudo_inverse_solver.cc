@@ -7,25 +7,17 @@
 
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
+#include "framework/internal/check.h"
 #include "framework/kinematics.h"
+#include "solvers/differential/internal/differential_loop.h"
 #include "solvers/differential/jacobian_steps.h"
 
 namespace iklab {
+
+using internal::FormatVector;
+using internal::Invalid;
+
 namespace {
-
-bool Fail(std::string* why, const std::string& message) {
-  if (why != nullptr) *why = message;
-  return false;
-}
-
-bool CheckCutoff(double cutoff, const char* owner, std::string* why) {
-  if (!(cutoff >= 0.0 && cutoff < 1.0)) {
-    std::ostringstream s;
-    s << owner << "::singular_value_cutoff must be in [0, 1), got " << cutoff;
-    return Fail(why, s.str());
-  }
-  return true;
-}
 
 // ---------------------------------------------------------------------------
 
@@ -67,7 +59,7 @@ class ControlTermMethod final : public DifferentialMethod {
                                                               : "gains")
           << " must be empty or have nq = " << n << " entries, got "
           << v->size();
-        return Fail(why, s.str());
+        return Invalid(why, s.str());
       }
     }
     centers_ = options_.centers.size() == n ? options_.centers
@@ -160,29 +152,40 @@ class AlternativeJacobianMethod final : public DifferentialMethod {
 // Options
 
 bool PseudoInverseOptions::IsValid(std::string* why) const {
-  return common.IsValid(why) && step.IsValid(why) &&
-         CheckCutoff(singular_value_cutoff, "PseudoInverseOptions", why);
+  if (!common.IsValid(why) || !step.IsValid(why)) return false;
+  if (!(singular_value_cutoff >= 0.0 && singular_value_cutoff < 1.0)) {
+    return Invalid(why,
+                   "PseudoInverseOptions::singular_value_cutoff must be in "
+                   "[0, 1), got ",
+                   singular_value_cutoff);
+  }
+  return true;
 }
 
 bool ControlTermOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why) || !step.IsValid(why)) return false;
   if (!centers.allFinite()) {
-    return Fail(why, "ControlTermOptions::centers has a NaN or infinite entry");
+    return Invalid(why, "ControlTermOptions::centers must be finite, got ",
+                   FormatVector(centers));
   }
   for (Eigen::Index i = 0; i < gains.size(); ++i) {
     if (!(gains[i] >= 0.0) || !std::isfinite(gains[i])) {
-      std::ostringstream s;
-      s << "ControlTermOptions::gains[" << i
-        << "] must be finite and >= 0, got " << gains[i];
-      return Fail(why, s.str());
+      return Invalid(why, "ControlTermOptions::gains[", i,
+                     "] must be finite and >= 0, got ", gains[i]);
     }
   }
   return true;
 }
 
 bool AlternativeJacobianOptions::IsValid(std::string* why) const {
-  return common.IsValid(why) && step.IsValid(why) &&
-         CheckCutoff(singular_value_cutoff, "AlternativeJacobianOptions", why);
+  if (!common.IsValid(why) || !step.IsValid(why)) return false;
+  if (!(singular_value_cutoff >= 0.0 && singular_value_cutoff < 1.0)) {
+    return Invalid(why,
+                   "AlternativeJacobianOptions::singular_value_cutoff must be "
+                   "in [0, 1), got ",
+                   singular_value_cutoff);
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------

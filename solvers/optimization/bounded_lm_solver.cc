@@ -13,54 +13,72 @@
 #include <Eigen/Cholesky>
 
 #include "framework/internal/check.h"
+#include "solvers/internal/solve_scope.h"
 #include "solvers/optimization/internal/restart_pool.h"
 #include "solvers/optimization/internal/site_goal_kernel.h"
 #include "solvers/optimization/internal/small_cholesky.h"
 
 namespace iklab {
 
+using internal::Invalid;
 using internal::StrCat;
 
 bool BoundedLmOptions::IsValid(std::string* why) const {
-  std::string reason;
-  if (!common.IsValid(&reason)) {
-  } else if (!(initial_damping > 0.0) || !std::isfinite(initial_damping)) {
-    reason = StrCat("initial_damping must be finite and > 0, got ",
-                    initial_damping);
-  } else if (!(damping_decrease > 1.0) || !std::isfinite(damping_decrease)) {
-    reason = StrCat("damping_decrease must be finite and > 1, got ",
-                    damping_decrease);
-  } else if (!(damping_increase > 1.0) || !std::isfinite(damping_increase)) {
-    reason = StrCat("damping_increase must be finite and > 1, got ",
-                    damping_increase);
-  } else if (!(min_damping >= 0.0) || !std::isfinite(min_damping)) {
-    reason = StrCat("min_damping must be finite and >= 0, got ", min_damping);
-  } else if (!(max_damping > min_damping)) {
-    reason = StrCat("max_damping must exceed min_damping, got ", max_damping);
-  } else if (stall_iterations < 1) {
-    reason = StrCat("stall_iterations must be >= 1, got ", stall_iterations);
-  } else if (!(stall_ratio > 0.0 && stall_ratio <= 1.0)) {
-    reason = StrCat("stall_ratio must be in (0, 1], got ", stall_ratio);
-  } else if (!(first_step_ratio > 0.0 && first_step_ratio <= 1.0)) {
-    reason = StrCat("first_step_ratio must be in (0, 1], got ",
-                    first_step_ratio);
-  } else if (first_step_attempts < 0) {
-    reason = StrCat("first_step_attempts must be >= 0, got ",
-                    first_step_attempts);
-  } else if (!(bound_stall_ratio >= 0.0 && bound_stall_ratio <= 1.0)) {
-    reason = StrCat("bound_stall_ratio must be in [0, 1], got ",
-                    bound_stall_ratio);
-  } else if (max_attempts < 1) {
-    reason = StrCat("max_attempts must be >= 1, got ", max_attempts);
-  } else if (restart_candidates < 1) {
-    reason =
-        StrCat("restart_candidates must be >= 1, got ", restart_candidates);
-  } else if (restart_pool < 0 || restart_pool > kMaxRestartPool) {
-    reason = StrCat("restart_pool must be in [0, ", kMaxRestartPool, "], got ",
-                    restart_pool);
+  constexpr const char* kOwner = "BoundedLmOptions::";
+  if (!common.IsValid(why)) return false;
+  if (!(initial_damping > 0.0) || !std::isfinite(initial_damping)) {
+    return Invalid(why, kOwner, "initial_damping must be finite and > 0, got ",
+                   initial_damping);
   }
-  if (why != nullptr) *why = reason;
-  return reason.empty();
+  if (!(damping_decrease > 1.0) || !std::isfinite(damping_decrease)) {
+    return Invalid(why, kOwner, "damping_decrease must be finite and > 1, got ",
+                   damping_decrease);
+  }
+  if (!(damping_increase > 1.0) || !std::isfinite(damping_increase)) {
+    return Invalid(why, kOwner, "damping_increase must be finite and > 1, got ",
+                   damping_increase);
+  }
+  if (!(min_damping >= 0.0) || !std::isfinite(min_damping)) {
+    return Invalid(why, kOwner, "min_damping must be finite and >= 0, got ",
+                   min_damping);
+  }
+  if (!(max_damping > min_damping)) {
+    return Invalid(why, kOwner, "max_damping must exceed min_damping, got ",
+                   max_damping);
+  }
+  if (stall_iterations < 1) {
+    return Invalid(why, kOwner, "stall_iterations must be >= 1, got ",
+                   stall_iterations);
+  }
+  if (!(stall_ratio > 0.0 && stall_ratio <= 1.0)) {
+    return Invalid(why, kOwner, "stall_ratio must be in (0, 1], got ",
+                   stall_ratio);
+  }
+  if (!(first_step_ratio > 0.0 && first_step_ratio <= 1.0)) {
+    return Invalid(why, kOwner, "first_step_ratio must be in (0, 1], got ",
+                   first_step_ratio);
+  }
+  if (first_step_attempts < 0) {
+    return Invalid(why, kOwner, "first_step_attempts must be >= 0, got ",
+                   first_step_attempts);
+  }
+  if (!(bound_stall_ratio >= 0.0 && bound_stall_ratio <= 1.0)) {
+    return Invalid(why, kOwner, "bound_stall_ratio must be in [0, 1], got ",
+                   bound_stall_ratio);
+  }
+  if (max_attempts < 1) {
+    return Invalid(why, kOwner, "max_attempts must be >= 1, got ",
+                   max_attempts);
+  }
+  if (restart_candidates < 1) {
+    return Invalid(why, kOwner, "restart_candidates must be >= 1, got ",
+                   restart_candidates);
+  }
+  if (restart_pool < 0 || restart_pool > kMaxRestartPool) {
+    return Invalid(why, kOwner, "restart_pool must be in [0, ", kMaxRestartPool,
+                   "], got ", restart_pool);
+  }
+  return true;
 }
 
 namespace {

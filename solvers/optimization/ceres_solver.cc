@@ -9,8 +9,13 @@
 #include <ceres/ceres.h>
 
 #include "framework/internal/check.h"
+#include "solvers/internal/solve_scope.h"
+#include "solvers/optimization/internal/ceres_cost_function.h"
 
 namespace iklab {
+
+using internal::Invalid;
+
 namespace {
 
 using RowMajorMatrix =
@@ -100,41 +105,44 @@ const char* MethodName(CeresOptions::Method method) {
 }  // namespace
 
 bool CeresOptions::IsValid(std::string* why) const {
-  const auto fail = [why](std::string message) {
-    if (why != nullptr) *why = std::move(message);
-    return false;
-  };
   if (!common.IsValid(why)) return false;
-  const auto bad = [](double v) { return !(v >= 0.0) || !std::isfinite(v); };
-  std::ostringstream out;
-  out.precision(17);
-  if (bad(function_tolerance)) {
-    out << "options: function_tolerance must be finite and >= 0, got "
-        << function_tolerance;
-    return fail(out.str());
+  if (!(function_tolerance >= 0.0) || !std::isfinite(function_tolerance)) {
+    return Invalid(why,
+                   "CeresOptions::function_tolerance must be finite and >= 0, "
+                   "got ",
+                   function_tolerance);
   }
-  if (bad(gradient_tolerance)) {
-    out << "options: gradient_tolerance must be finite and >= 0, got "
-        << gradient_tolerance;
-    return fail(out.str());
+  if (!(gradient_tolerance >= 0.0) || !std::isfinite(gradient_tolerance)) {
+    return Invalid(why,
+                   "CeresOptions::gradient_tolerance must be finite and >= 0, "
+                   "got ",
+                   gradient_tolerance);
   }
-  if (bad(parameter_tolerance)) {
-    out << "options: parameter_tolerance must be finite and >= 0, got "
-        << parameter_tolerance;
-    return fail(out.str());
+  if (!(parameter_tolerance >= 0.0) || !std::isfinite(parameter_tolerance)) {
+    return Invalid(why,
+                   "CeresOptions::parameter_tolerance must be finite and >= 0, "
+                   "got ",
+                   parameter_tolerance);
   }
   if (!(initial_trust_region_radius > 0.0) ||
       !std::isfinite(initial_trust_region_radius)) {
-    out << "options: initial_trust_region_radius must be finite and > 0, got "
-        << initial_trust_region_radius;
-    return fail(out.str());
+    return Invalid(why,
+                   "CeresOptions::initial_trust_region_radius must be finite "
+                   "and > 0, got ",
+                   initial_trust_region_radius);
   }
   if (method != Method::kLevenbergMarquardt && method != Method::kDogleg) {
-    return fail("options: unknown method");
+    return Invalid(why,
+                   "CeresOptions::method must be kLevenbergMarquardt or "
+                   "kDogleg, got ",
+                   static_cast<int>(method));
   }
   if (linear_solver != LinearSolver::kDenseQr &&
       linear_solver != LinearSolver::kDenseNormalCholesky) {
-    return fail("options: unknown linear_solver");
+    return Invalid(why,
+                   "CeresOptions::linear_solver must be kDenseQr or "
+                   "kDenseNormalCholesky, got ",
+                   static_cast<int>(linear_solver));
   }
   return true;
 }

@@ -21,10 +21,6 @@
 #include "constraints/problem.h"
 #include "solvers/solver.h"
 
-namespace ceres {
-class CostFunction;
-}  // namespace ceres
-
 namespace iklab {
 
 /// Options of the Ceres solver.
@@ -100,18 +96,6 @@ class CeresSolver final : public Solver {
 /// std::make_unique<CeresSolver>(options).
 std::unique_ptr<Solver> MakeSolver(const CeresOptions& options);
 
-namespace internal {
-
-/// The ceres::CostFunction evaluating `problem`'s stacked residuals and their
-/// analytic Jacobian (one parameter block of nq coordinates; sizes set at
-/// construction, hence not a SizedCostFunction). Its Evaluate() allocates
-/// nothing: it writes through `workspace` and its own preallocated buffers,
-/// and copies the column-major Jacobian into Ceres' row-major block. Not
-/// thread-safe (one per solve). Exposed for the allocation test.
-std::unique_ptr<ceres::CostFunction> MakeCeresCostFunction(
-    const Problem& problem, ProblemWorkspace* workspace);
-
-}  // namespace internal
 }  // namespace iklab
 
 #endif  // IKLAB_SOLVERS_OPTIMIZATION_CERES_SOLVER_H_

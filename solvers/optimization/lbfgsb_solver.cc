@@ -9,7 +9,14 @@
 
 #include <LBFGSB.h>
 
+#include "framework/internal/check.h"
+#include "solvers/internal/solve_scope.h"
+#include "solvers/optimization/internal/lbfgsb_objective.h"
+
 namespace iklab {
+
+using internal::Invalid;
+
 namespace {
 
 // Thrown by the iteration hook to end LBFGSpp's minimize() early with a
@@ -87,37 +94,31 @@ std::string LbfgsppMessage(const char* what) {
 }  // namespace
 
 bool LbfgsbOptions::IsValid(std::string* why) const {
-  const auto fail = [why](std::string message) {
-    if (why != nullptr) *why = std::move(message);
-    return false;
-  };
   if (!common.IsValid(why)) return false;
-  std::ostringstream out;
-  out.precision(17);
   if (memory < 1) {
-    out << "options: memory must be >= 1, got " << memory;
-    return fail(out.str());
+    return Invalid(why, "LbfgsbOptions::memory must be >= 1, got ", memory);
   }
   if (!(epsilon >= 0.0) || !std::isfinite(epsilon)) {
-    out << "options: epsilon must be finite and >= 0, got " << epsilon;
-    return fail(out.str());
+    return Invalid(why, "LbfgsbOptions::epsilon must be finite and >= 0, got ",
+                   epsilon);
   }
   if (max_linesearch < 1) {
-    out << "options: max_linesearch must be >= 1, got " << max_linesearch;
-    return fail(out.str());
+    return Invalid(why, "LbfgsbOptions::max_linesearch must be >= 1, got ",
+                   max_linesearch);
   }
   if (memory_resets < 0) {
-    out << "options: memory_resets must be >= 0, got " << memory_resets;
-    return fail(out.str());
+    return Invalid(why, "LbfgsbOptions::memory_resets must be >= 0, got ",
+                   memory_resets);
   }
   if (max_submin < 0) {
-    out << "options: max_submin must be >= 0, got " << max_submin;
-    return fail(out.str());
+    return Invalid(why, "LbfgsbOptions::max_submin must be >= 0, got ",
+                   max_submin);
   }
   if (!(stationarity_tolerance > 0.0 && stationarity_tolerance < 1.0)) {
-    out << "options: stationarity_tolerance must be in (0, 1), got "
-        << stationarity_tolerance;
-    return fail(out.str());
+    return Invalid(why,
+                   "LbfgsbOptions::stationarity_tolerance must be in (0, 1), "
+                   "got ",
+                   stationarity_tolerance);
   }
   return true;
 }

@@ -19,7 +19,7 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-Eigen::Vector3d RandomPoint(std::mt19937* rng, double scale = 1.0) {
+Eigen::Vector3d RandomTestPoint(std::mt19937* rng, double scale = 1.0) {
   return testing::RandomPoint(rng, scale);
 }
 
@@ -41,8 +41,8 @@ TEST_CASE("Closed-form segment closest points match a brute-force search, "
           "[constraints]") {
   std::mt19937 rng(9);
   for (int trial = 0; trial < 40; ++trial) {
-    Eigen::Vector3d p0 = RandomPoint(&rng), p1 = RandomPoint(&rng);
-    Eigen::Vector3d q0 = RandomPoint(&rng), q1 = RandomPoint(&rng);
+    Eigen::Vector3d p0 = RandomTestPoint(&rng), p1 = RandomTestPoint(&rng);
+    Eigen::Vector3d q0 = RandomTestPoint(&rng), q1 = RandomTestPoint(&rng);
     if (trial % 10 == 1) p1 = p0;                      // a point
     if (trial % 10 == 2) q1 = q0 + 0.7 * (p1 - p0);    // parallel
     if (trial % 10 == 3) q1 = q0;                      // a point
@@ -70,12 +70,13 @@ TEST_CASE("Capsule collision constraints' Jacobian matches central "
     const Model model = testing::RandomFigure(&rng, options).Compile();
     std::vector<LinkCapsule> bodies;
     for (int l = 0; l < model.num_links(); ++l) {
-      bodies.push_back({model.link_name(l),
-                        {RandomPoint(&rng, 0.5), RandomPoint(&rng, 0.5), 0.05}});
+      bodies.push_back(
+          {model.link_name(l),
+           {RandomTestPoint(&rng, 0.5), RandomTestPoint(&rng, 0.5), 0.05}});
     }
     std::vector<Capsule> obstacles = {
-        Capsule::Sphere(RandomPoint(&rng, 2.0), 0.2),
-        {RandomPoint(&rng, 2.0), RandomPoint(&rng, 2.0), 0.1}};
+        Capsule::Sphere(RandomTestPoint(&rng, 2.0), 0.2),
+        {RandomTestPoint(&rng, 2.0), RandomTestPoint(&rng, 2.0), 0.1}};
     CollisionOptions collision;
     collision.margin = 0.01;
     const CollisionGoal goal(model, bodies, obstacles, collision);

@@ -13,6 +13,7 @@
 #include "constraints/composite_goals.h"
 #include "constraints/distance_goals.h"
 #include "constraints/inequality_goal.h"
+#include "constraints/internal/tolerance_box.h"
 #include "constraints/joint_goals.h"
 #include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"

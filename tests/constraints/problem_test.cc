@@ -98,8 +98,13 @@ TEST_CASE("Invalid bounds are reported with the coordinate and values",
   bounds.upper[2] = 2.0;
   std::string why;
   CHECK_FALSE(bounds.IsValid(&why));
-  CHECK_THAT(why, Contains("coordinate 2 has lower = 3 > upper = 2"));
-  REQUIRE_THROWS_WITH(bounds.Validate(), Contains("lower = 3 > upper = 2"));
+  CHECK_THAT(
+      why,
+      Contains(
+          "Bounds::lower must be <= upper, got coordinate 2 with lower = 3 > "
+          "upper = 2"));
+  REQUIRE_THROWS_WITH(bounds.Validate(),
+                      Contains("coordinate 2 with lower = 3 > upper = 2"));
   Problem problem(model);
   REQUIRE_THROWS_WITH(problem.set_bounds(bounds), Contains("lower = 3"));
   REQUIRE_THROWS_WITH(problem.set_bounds(Bounds::Unbounded(2)),
@@ -107,7 +112,9 @@ TEST_CASE("Invalid bounds are reported with the coordinate and values",
                                " coordinates, got 2"));
   bounds.upper.resize(1);
   CHECK_FALSE(bounds.IsValid(&why));
-  CHECK_THAT(why, Contains("upper has 1"));
+  CHECK_THAT(why,
+             Contains("Bounds::upper must have as many entries as lower") &&
+                 Contains("got 1"));
 }
 
 TEST_CASE("The Problem stacks sqrt(w) r of goals, then regularizers",

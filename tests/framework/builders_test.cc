@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 #include "framework/model.h"
 #include "tests/test_utilities.h"
@@ -17,7 +18,7 @@ namespace {
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 double Deg(double degrees) { return degrees * kPi / 180.0; }
 

@@ -27,7 +27,7 @@ std::string SkeletonPath(const std::string& file) {
 }
 
 // Line k (1-based) of the result is lines[k - 1].
-std::string Lines(const std::vector<std::string>& lines) {
+std::string BvhLines(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& l : lines) out += l + "\n";
   return out;
@@ -91,7 +91,7 @@ TEST_CASE(
     "FK of a small BVH matches offsets and channel rotations composed "
     "with AngleAxis",
     "[framework]") {
-  const BvhFigure bvh = LoadBvhFromString(Lines(kSmall), "small.bvh");
+  const BvhFigure bvh = LoadBvhFromString(BvhLines(kSmall), "small.bvh");
   REQUIRE(bvh.channels.size() == 12);
   REQUIRE(bvh.num_frames() == 2);
   CHECK(bvh.frame_time == 0.04);
@@ -142,7 +142,7 @@ TEST_CASE(
     "A BVH root with an unusual channel order becomes prismatic and "
     "revolute steps",
     "[framework]") {
-  const std::string text = Lines({
+  const std::string text = BvhLines({
       "HIERARCHY",
       "ROOT Pelvis {",
       "  OFFSET 0 0 0",
@@ -385,7 +385,7 @@ TEST_CASE("BVH values are read in order, in radians, from mixed CRLF/LF files",
 std::string SmallWith(int line, const std::string& text) {
   std::vector<std::string> lines = kSmall;
   lines[line - 1] = text;
-  return Lines(lines);
+  return BvhLines(lines);
 }
 
 TEST_CASE("Malformed BVH input is rejected with file:line and the problem",
@@ -487,17 +487,17 @@ TEST_CASE("Malformed BVH input is rejected with file:line and the problem",
     std::vector<std::string> lines = kSmall;
     lines.pop_back();
     REQUIRE_THROWS_WITH(
-        load(Lines(lines)),
+        load(BvhLines(lines)),
         Contains("bad.bvh:31: the file ends after 1 of the 2 frames declared "
                  "by 'Frames:' (line 28)"));
   }
   SECTION("a file cut inside the hierarchy") {
-    std::string text = Lines(kSmall);
+    std::string text = BvhLines(kSmall);
     text = text.substr(0, text.find("JOINT Leg"));
     REQUIRE_THROWS_WITH(load(text),
                         Contains("bad.bvh:20: unexpected end of the file: "
                                  "joint 'Hips' (line 2) is not closed by '}'"));
-    text = Lines(kSmall);
+    text = BvhLines(kSmall);
     text = text.substr(0, text.find(" Zrotation Yrotation Xrotation"));
     REQUIRE_THROWS_WITH(
         load(text),
@@ -507,7 +507,7 @@ TEST_CASE("Malformed BVH input is rejected with file:line and the problem",
   SECTION("more frame lines than declared") {
     std::vector<std::string> lines = kSmall;
     lines.push_back("0 0 0 0 0 0 0 0 0 0 0 0");
-    REQUIRE_THROWS_WITH(load(Lines(lines)),
+    REQUIRE_THROWS_WITH(load(BvhLines(lines)),
                         Contains("bad.bvh:32: more frame lines than the 2 "
                                  "declared by 'Frames:' (line 28)"));
   }
@@ -526,7 +526,7 @@ TEST_CASE("Malformed BVH input is rejected with file:line and the problem",
                                  "frame time"));
   }
   SECTION("no MOTION section") {
-    std::string text = Lines(kSmall);
+    std::string text = BvhLines(kSmall);
     text = text.substr(0, text.find("MOTION"));
     REQUIRE_THROWS_WITH(
         load(text), Contains("bad.bvh:27: expected 'ROOT' or 'MOTION' after "
@@ -581,16 +581,16 @@ TEST_CASE("BVH error lines are right with CRLF, CR and mixed line endings",
                         Contains("e.bvh:31: 'x' is not a number"));
   }
   // And the valid file loads the same with each ending.
-  const BvhFigure a = LoadBvhFromString(Lines(kSmall));
+  const BvhFigure a = LoadBvhFromString(BvhLines(kSmall));
   std::string b_text;
-  for (char c : Lines(kSmall)) b_text += c == '\n' ? '\r' : c;
+  for (char c : BvhLines(kSmall)) b_text += c == '\n' ? '\r' : c;
   const BvhFigure b = LoadBvhFromString(b_text);
   CHECK(a.poses == b.poses);
 }
 
 TEST_CASE("BVH joint names may contain spaces and share a line with '{'",
           "[framework]") {
-  const BvhFigure bvh = LoadBvhFromString(Lines({
+  const BvhFigure bvh = LoadBvhFromString(BvhLines({
       "HIERARCHY",
       "ROOT Left Hip {",
       "  OFFSET 0 0 0",

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 #include "framework/model.h"
 
@@ -15,7 +16,7 @@ namespace {
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 // Textbook homogeneous matrix of one classic DH row (Denavit & Hartenberg
 // 1955; e.g. Spong, Hutchinson & Vidyasagar Eq. 3.10), written out entry by

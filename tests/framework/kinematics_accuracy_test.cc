@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "framework/figure.h"
+#include "framework/internal/constants.h"
 #include "framework/internal/kinematics_kernels.h"
 #include "framework/kinematics.h"
 #include "framework/model.h"
@@ -16,7 +17,7 @@
 namespace iklab {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 // A chain of n revolute joints about z at the same point: link i's rotation
 // entries are cos and sin of q0 + … + qi; with one joint, of q0 itself.

@@ -91,7 +91,7 @@ def test_bad_options_name_the_option(panda):
     with pytest.raises(ValueError, match="LbfgsbSolver: unknown option 'memmory'; options "
                                          "are: .*memory"):
         iklab.LbfgsbSolver(memmory=3)
-    with pytest.raises(ValueError, match="LbfgsbSolver: options: memory must be >= 1"):
+    with pytest.raises(ValueError, match="LbfgsbSolver: LbfgsbOptions::memory must be >= 1"):
         iklab.LbfgsbSolver(memory=0)
     with pytest.raises(ValueError, match="CeresSolver: option 'method'"):
         iklab.CeresSolver(method="fast")

@@ -11,13 +11,17 @@
 
 #include <catch2/catch.hpp>
 
+#include "constraints/bounds.h"
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
 #include "constraints/regularizers.h"
+#include "solvers/batch_solve.h"
 #include "solvers/differential/damped_least_squares_solver.h"
+#include "solvers/internal/solve_scope.h"
 #include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/optimization/ceres_solver.h"
 #include "solvers/optimization/lbfgsb_solver.h"
+#include "solvers/restarts.h"
 #include "tests/solvers/test_arms.h"
 
 namespace iklab {
@@ -80,6 +84,48 @@ TEST_CASE("SolveOptions::IsValid rejects out-of-range fields with a reason",
   o.time_budget_seconds = std::numeric_limits<double>::quiet_NaN();
   CHECK_FALSE(o.IsValid(&why));
   CHECK_THAT(why, Contains("time_budget_seconds"));
+}
+
+TEST_CASE("IsValid reports bad options with a null why instead of crashing",
+          "[solvers]") {
+  BatchOptions batch;
+  batch.threads = 0;
+  CHECK_FALSE(batch.IsValid(nullptr));
+  batch = BatchOptions();
+  batch.goal = -2;
+  CHECK_FALSE(batch.IsValid(nullptr));
+  CHECK(BatchOptions().IsValid(nullptr));
+
+  SolveOptions common;
+  common.max_iterations = 0;
+  CHECK_FALSE(common.IsValid(nullptr));
+  RestartOptions restarts;
+  restarts.max_attempts = 0;
+  CHECK_FALSE(restarts.IsValid(nullptr));
+  LbfgsbOptions lbfgsb;
+  lbfgsb.memory = 0;
+  CHECK_FALSE(lbfgsb.IsValid(nullptr));
+  CeresOptions ceres;
+  ceres.initial_trust_region_radius = 0.0;
+  CHECK_FALSE(ceres.IsValid(nullptr));
+  BoundedLmOptions lm;
+  lm.restart_candidates = 0;
+  CHECK_FALSE(lm.IsValid(nullptr));
+  DampedLeastSquaresOptions dls;
+  dls.step.stall_iterations = 0;
+  CHECK_FALSE(dls.IsValid(nullptr));
+  Bounds bounds = Bounds::Unbounded(2);
+  bounds.lower[1] = 1.0;
+  bounds.upper[1] = 0.0;
+  CHECK_FALSE(bounds.IsValid(nullptr));
+
+  // With a why, the message names the struct and the field.
+  std::string why;
+  batch.threads = 0;
+  CHECK_FALSE(batch.IsValid(&why));
+  CHECK_THAT(why, Contains("BatchOptions::threads must be >= 1, got 0"));
+  CHECK_FALSE(restarts.IsValid(&why));
+  CHECK_THAT(why, Contains("RestartOptions::max_attempts must be >= 1, got 0"));
 }
 
 TEST_CASE("Optimization solvers reach (-20, 5) with Parent's 3-link arm",
@@ -185,7 +231,7 @@ TEST_CASE("Bad inputs give kInvalidInput with a message, never a NaN pose",
       bad_bounds.mutable_bounds()->upper[2] = 0.0;
       r = solver->Solve(bad_bounds, start);
       CHECK(r.status == SolveStatus::kInvalidInput);
-      CHECK_THAT(r.message, Contains("bounds") && Contains("coordinate 2"));
+      CHECK_THAT(r.message, Contains("Bounds::") && Contains("coordinate 2"));
       CHECK(r.q == start);
     }
   }

@@ -15,12 +15,13 @@
 
 #include "framework/denavit_hartenberg.h"
 #include "framework/figure.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 #include "framework/model.h"
 
 namespace iklab::testing {
 
-inline constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 /// Parent's 3-link planar arm: link lengths 15, 10, 5, relative revolute
 /// angles about z, site "tip" at the end of the last link. Each joint gets
@@ -116,7 +117,6 @@ inline DhRow DhRowOf(double a, double alpha, double d, double lower,
 /// a1, axes 2 ∥ 3, spherical wrist; wrist ranges beyond ±π (joint 4 ±185°,
 /// joint 6 ±350°) so the 2π shifts matter; a tool offset.
 inline std::shared_ptr<const Model> KukaLikeArm() {
-  constexpr double kPi = 3.14159265358979323846;
   constexpr double kDeg = kPi / 180.0;
   DhTable table;
   table.rows = {DhRowOf(0.025, -kPi / 2, 0.400, -170 * kDeg, 170 * kDeg),

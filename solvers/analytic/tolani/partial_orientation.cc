@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "solvers/analytic/tolani/internal/limb_math.h"
+#include "solvers/optimization/internal/lbfgsb_objective.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
@@ -13,7 +14,7 @@ namespace {
 using internal::limb::AddRoots;
 using internal::limb::ElbowCoefficients;
 using internal::limb::ElbowEquation;
-using internal::limb::kPi;
+using internal::kPi;
 using internal::limb::kTwoPi;
 using internal::limb::Perpendicular;
 using internal::limb::PiecewiseSet;

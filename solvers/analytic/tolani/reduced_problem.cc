@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "solvers/analytic/tolani/internal/limb_math.h"
+#include "solvers/optimization/internal/lbfgsb_objective.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
@@ -16,7 +17,7 @@ using internal::limb::ClosestReachTheta4;
 using internal::limb::ElbowCoefficients;
 using internal::limb::ElbowEquation;
 using internal::limb::ElbowRoots;
-using internal::limb::kPi;
+using internal::kPi;
 using internal::limb::kTwoPi;
 using internal::limb::Ry;
 using internal::limb::ShiftInto;

@@ -14,7 +14,7 @@ namespace {
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
 using internal::StrCat;
-using internal::limb::kPi;
+using internal::kPi;
 using internal::limb::ShiftInto;
 using internal::limb::Wrap;
 

@@ -10,7 +10,7 @@ namespace iklab {
 
 namespace {
 using internal::limb::AxisRotation;
-using internal::limb::kPi;
+using internal::kPi;
 using internal::limb::kTwoPi;
 using internal::limb::ShiftInto;
 using internal::limb::SphericalRotation;

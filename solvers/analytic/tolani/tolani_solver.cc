@@ -12,10 +12,13 @@
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
+#include "solvers/internal/solve_scope.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
 namespace {
+using internal::FormatVector;
+using internal::Invalid;
 using internal::StrCat;
 }  // namespace
 
@@ -27,38 +30,48 @@ LimbIkOptions TolaniSolverIkDefaults() {
 
 bool TolaniLimbOptions::IsValid(std::string* why) const {
   if (!common.IsValid(why)) return false;
-  const auto fail = [why](std::string message) {
-    if (why != nullptr) *why = std::move(message);
-    return false;
-  };
   if (!(geometry_tolerance > 0.0 && geometry_tolerance <= 1e-3)) {
-    return fail(StrCat("options.geometry_tolerance must be in (0, 1e-3], got ",
-                       geometry_tolerance));
+    return Invalid(
+        why,
+        "TolaniLimbOptions::geometry_tolerance must be in (0, 1e-3], "
+        "got ",
+        geometry_tolerance);
   }
   if (ik.parameter_samples < 1) {
-    return fail(StrCat("options.ik.parameter_samples must be >= 1, got ",
-                       ik.parameter_samples));
+    return Invalid(why,
+                   "TolaniLimbOptions::ik.parameter_samples must be >= 1, got ",
+                   ik.parameter_samples);
   }
   if (ik.refine_iterations < 0) {
-    return fail(StrCat("options.ik.refine_iterations must be >= 0, got ",
-                       ik.refine_iterations));
+    return Invalid(why,
+                   "TolaniLimbOptions::ik.refine_iterations must be >= 0, got ",
+                   ik.refine_iterations);
   }
   if (!ik.swivel_axis.allFinite() || ik.swivel_axis.norm() < 1e-9) {
-    return fail("options.ik.swivel_axis must be finite and non-zero");
+    return Invalid(why,
+                   "TolaniLimbOptions::ik.swivel_axis must be finite and "
+                   "non-zero, got ",
+                   FormatVector(ik.swivel_axis));
   }
   if (!ik.up_axis.allFinite() || ik.up_axis.norm() < 1e-9) {
-    return fail("options.ik.up_axis must be finite and non-zero");
+    return Invalid(why,
+                   "TolaniLimbOptions::ik.up_axis must be finite and non-zero, "
+                   "got ",
+                   FormatVector(ik.up_axis));
   }
   if (!std::isfinite(ik.desired_swivel) || !std::isfinite(ik.desired_psi) ||
       !ik.desired_elbow.allFinite() || !ik.desired_wrist.allFinite() ||
       std::isinf(ik.aiming_theta4)) {
-    return fail(
-        "options.ik: desired_swivel, desired_psi, desired_elbow, "
-        "desired_wrist and aiming_theta4 must be finite "
-        "(aiming_theta4 may be NaN)");
+    return Invalid(why,
+                   "TolaniLimbOptions::ik: desired_swivel, desired_psi, "
+                   "desired_elbow, desired_wrist and aiming_theta4 must be "
+                   "finite (aiming_theta4 may be NaN), got desired_swivel = ",
+                   ik.desired_swivel, ", desired_psi = ", ik.desired_psi,
+                   ", aiming_theta4 = ", ik.aiming_theta4);
   }
   if (!wrist_angles.allFinite()) {
-    return fail("options.wrist_angles must be finite");
+    return Invalid(why, "TolaniLimbOptions::wrist_angles must be finite, got ",
+                   FormatVector(wrist_angles));
   }
   return true;
 }

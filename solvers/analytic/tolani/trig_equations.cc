@@ -11,7 +11,7 @@
 namespace iklab {
 
 namespace {
-using internal::limb::kPi;
+using internal::kPi;
 using internal::limb::Wrap;
 }  // namespace
 

@@ -46,6 +46,7 @@
 #include "constraints/problem.h"
 #include "framework/internal/kinematics_kernels.h"
 #include "framework/model.h"
+#include "solvers/internal/solve_scope.h"
 #include "solvers/optimization/internal/restart_pool.h"
 
 namespace iklab::internal {

@@ -19,6 +19,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "framework/denavit_hartenberg.h"
+#include "framework/internal/constants.h"
 #include "framework/urdf_loader.h"
 #include "solvers/analytic/subproblems.h"
 #include "solvers/optimization/bounded_lm_solver.h"
@@ -29,9 +30,9 @@ namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
+using internal::kPi;
 using testing::DhRowOf;
 using testing::KukaLikeArm;
-constexpr double kPi = 3.14159265358979323846;
 
 std::shared_ptr<const Model> Ur5() {
   return std::make_shared<const Model>(

@@ -20,6 +20,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "framework/builders.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 #include "framework/urdf_loader.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
@@ -30,7 +31,7 @@ namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 std::shared_ptr<const Model> Robot(const std::string& file,
                                    const std::string& base,
@@ -48,7 +49,8 @@ std::shared_ptr<const Model> Human() {
   return std::make_shared<const Model>(HumanFigure().Compile());
 }
 
-Eigen::VectorXd RandomConfiguration(const Model& model, std::mt19937_64* rng) {
+Eigen::VectorXd RandomSrsConfiguration(const Model& model,
+                                       std::mt19937_64* rng) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   Eigen::VectorXd q(model.nq());
   for (int i = 0; i < model.nq(); ++i) {
@@ -81,7 +83,7 @@ Eigen::VectorXd WithArm(const SrsArm& arm, Eigen::VectorXd q,
   return q;
 }
 
-struct RoundTripStats {
+struct SrsRoundTripStats {
   int poses = 0;
   int branches = 0;
   int generator_found = 0;
@@ -95,13 +97,13 @@ struct RoundTripStats {
 // every branch at the generator's swivel angle and at two random ones is
 // checked by independent FK and its limits flag; the generator must be one
 // of the branches at its swivel angle, which must be a valid one.
-RoundTripStats RoundTrip(const Model& model, const SrsArm& arm, int poses,
-                         std::uint64_t seed) {
+SrsRoundTripStats RoundTrip(const Model& model, const SrsArm& arm, int poses,
+                            std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> angle(-kPi, kPi);
-  RoundTripStats stats;
+  SrsRoundTripStats stats;
   for (int n = 0; n < poses; ++n) {
-    const Eigen::VectorXd q = RandomConfiguration(model, &rng);
+    const Eigen::VectorXd q = RandomSrsConfiguration(model, &rng);
     const Eigen::Isometry3d X_WT = ReferenceSitePose(model, arm.site(), q);
     const Eigen::Isometry3d X_WB = BasePose(model, arm, q);
     const SrsSolutions all =
@@ -155,7 +157,7 @@ RoundTripStats RoundTrip(const Model& model, const SrsArm& arm, int poses,
 
 void CheckRoundTrip(const Model& model, const SrsArm& arm, int poses,
                     std::uint64_t seed, const std::string& name) {
-  const RoundTripStats s = RoundTrip(model, arm, poses, seed);
+  const SrsRoundTripStats s = RoundTrip(model, arm, poses, seed);
   INFO(name << ": " << s.poses << " poses, " << s.branches
             << " branches, worst errors " << s.worst_position << " / "
             << s.worst_rotation << " rad, generator found " << s.generator_found
@@ -221,7 +223,7 @@ void CheckIntervalsAgainstSweep(const Model& model, const SrsArm& arm,
   std::mt19937_64 rng(seed);
   int mismatches = 0, valid_samples = 0, samples = 0;
   for (int n = 0; n < 200; ++n) {
-    const Eigen::VectorXd q = RandomConfiguration(model, &rng);
+    const Eigen::VectorXd q = RandomSrsConfiguration(model, &rng);
     const Eigen::Isometry3d X_BT =
         BasePose(model, arm, q).inverse(Eigen::Isometry) *
         ReferenceSitePose(model, arm.site(), q);
@@ -294,7 +296,7 @@ TEST_CASE("At a fixed swivel angle the iiwa14's branch count agrees with "
   int agree = 0, analytic_total = 0, numeric_total = 0, unmatched = 0;
   constexpr int kPoses = 200;
   for (int n = 0; n < kPoses; ++n) {
-    const Eigen::VectorXd q = RandomConfiguration(*model, &rng);
+    const Eigen::VectorXd q = RandomSrsConfiguration(*model, &rng);
     const Eigen::Isometry3d X_WT = ReferenceSitePose(*model, tip, q);
     const SrsSolutions all = arm->AllSolutions(X_WT);
     REQUIRE(all.num_elbow_roots() > 0);
@@ -387,8 +389,8 @@ TEST_CASE(
     std::mt19937_64 rng(7);
     int converged = 0;
     for (int n = 0; n < 200; ++n) {
-      const Eigen::VectorXd q = RandomConfiguration(model, &rng);
-      const Eigen::VectorXd q0 = RandomConfiguration(model, &rng);
+      const Eigen::VectorXd q = RandomSrsConfiguration(model, &rng);
+      const Eigen::VectorXd q0 = RandomSrsConfiguration(model, &rng);
       Problem problem(c.model);
       problem.AddGoal(std::make_shared<PositionOrientationGoal>(
           model, c.site, ReferenceSitePose(model, site, q)));
@@ -456,7 +458,7 @@ TEST_CASE("On a limb of the human figure only the limb moves, also in the "
   const int site = human->SiteIndex("left_hand");
   const auto arm = MustCreate(*human, site);
   std::mt19937_64 rng(31);
-  const Eigen::VectorXd start = RandomConfiguration(*human, &rng);
+  const Eigen::VectorXd start = RandomSrsConfiguration(*human, &rng);
   // Far out of reach: the closed form reports it, L-BFGS-B refines it.
   Problem problem(human);
   problem.AddGoal(std::make_shared<PositionGoal>(

@@ -19,6 +19,7 @@
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
 #include "framework/builders.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 #include "tests/allocation_counter.h"
 
@@ -26,7 +27,7 @@ namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 Vector7d RandomPose(const LimbGeometry& g, std::mt19937_64* rng) {
   std::uniform_real_distribution<double> u(0.0, 1.0);

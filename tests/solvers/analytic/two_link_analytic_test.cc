@@ -15,13 +15,14 @@
 #include "constraints/problem.h"
 #include "framework/builders.h"
 #include "framework/figure.h"
+#include "framework/internal/constants.h"
 #include "framework/kinematics.h"
 
 namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
-constexpr double kPi = 3.14159265358979323846;
+using internal::kPi;
 
 // The tip by summing the two link vectors, written independently of
 // TwoLinkTip so that the test does not check the code against itself.
@@ -30,7 +31,7 @@ Eigen::Vector2d Tip(double l1, double l2, double t1, double t2) {
   return r1 * Eigen::Vector2d(l1, 0) + r12 * Eigen::Vector2d(l2, 0);
 }
 
-Eigen::Vector3d TipAt(const Model& model, const Eigen::VectorXd& q) {
+Eigen::Vector3d TwoLinkTipAt(const Model& model, const Eigen::VectorXd& q) {
   Data data(model);
   ForwardKinematics(model, q, &data);
   return SitePosition(model, data, model.SiteIndex("effector"));
@@ -145,8 +146,8 @@ std::shared_ptr<const Model> TwoLinkModel(const Eigen::Vector2d& base) {
   return std::make_shared<const Model>(PlanarChain({15, 10}, base).Compile());
 }
 
-Problem PositionProblem(const std::shared_ptr<const Model>& model,
-                        const Eigen::Vector3d& target) {
+Problem TwoLinkPositionProblem(const std::shared_ptr<const Model>& model,
+                               const Eigen::Vector3d& target) {
   Problem problem(model);
   problem.AddGoal(std::make_shared<PositionGoal>(*model, "effector", target));
   return problem;
@@ -160,12 +161,12 @@ TEST_CASE("Two-link solver reaches targets on a planar chain and is "
   std::uniform_real_distribution<double> angle(-kPi, kPi);
   for (int trial = 0; trial < 200; ++trial) {
     const Eigen::Vector2d q_true(angle(rng), angle(rng));
-    const Eigen::Vector3d target = TipAt(*model, q_true);
-    const Problem problem = PositionProblem(model, target);
+    const Eigen::Vector3d target = TwoLinkTipAt(*model, q_true);
+    const Problem problem = TwoLinkPositionProblem(model, target);
     const Result a = Solve(problem, Eigen::Vector2d(0.1, 0.2), TwoLinkOptions{});
     const Result b = Solve(problem, Eigen::Vector2d(-2.0, 3.0), TwoLinkOptions{});
     REQUIRE(a.status == SolveStatus::kConverged);
-    CHECK((TipAt(*model, a.q) - target).norm() < 1e-9);
+    CHECK((TwoLinkTipAt(*model, a.q) - target).norm() < 1e-9);
     CHECK(a.q == b.q);
     CHECK(a.iterations == 0);
     CHECK(a.solver == "two-link");
@@ -176,7 +177,8 @@ TEST_CASE("Two-link solver: elbow preference picks the sign of the relative "
           "angle",
           "[solvers]") {
   auto model = TwoLinkModel(Eigen::Vector2d::Zero());
-  const Problem problem = PositionProblem(model, Eigen::Vector3d(12, 9, 0));
+  const Problem problem =
+      TwoLinkPositionProblem(model, Eigen::Vector3d(12, 9, 0));
   TwoLinkOptions options;
   options.elbow = TwoLinkElbow::kPositive;
   const Result positive = Solve(problem, Eigen::Vector2d::Zero(), options);
@@ -199,24 +201,27 @@ TEST_CASE("Two-link solver: out of reach returns the stretched arm with "
           "kUnreachable",
           "[solvers]") {
   auto model = TwoLinkModel(Eigen::Vector2d(0.0, 0.0));
-  const Problem problem = PositionProblem(model, Eigen::Vector3d(-30, 40, 0));
+  const Problem problem =
+      TwoLinkPositionProblem(model, Eigen::Vector3d(-30, 40, 0));
   const Result r = Solve(problem, Eigen::Vector2d::Zero(), TwoLinkOptions{});
   CHECK(r.status == SolveStatus::kUnreachable);
-  CHECK((TipAt(*model, r.q) - Eigen::Vector3d(-15, 20, 0)).norm() < 1e-9);
+  CHECK((TwoLinkTipAt(*model, r.q) - Eigen::Vector3d(-15, 20, 0)).norm() <
+        1e-9);
   CHECK(r.goal_errors.at(0).position == Approx(25.0));
 
   // Off the plane: the in-plane projection is reached, status unreachable.
-  const Problem lifted = PositionProblem(model, Eigen::Vector3d(12, 9, 2));
+  const Problem lifted =
+      TwoLinkPositionProblem(model, Eigen::Vector3d(12, 9, 2));
   const Result l = Solve(lifted, Eigen::Vector2d::Zero(), TwoLinkOptions{});
   CHECK(l.status == SolveStatus::kUnreachable);
-  CHECK((TipAt(*model, l.q) - Eigen::Vector3d(12, 9, 0)).norm() < 1e-9);
+  CHECK((TwoLinkTipAt(*model, l.q) - Eigen::Vector3d(12, 9, 0)).norm() < 1e-9);
 }
 
 TEST_CASE("Two-link solver: joint limits select the admissible elbow or "
           "report limits-infeasible",
           "[solvers]") {
   auto model = TwoLinkModel(Eigen::Vector2d::Zero());
-  Problem problem = PositionProblem(model, Eigen::Vector3d(12, 9, 0));
+  Problem problem = TwoLinkPositionProblem(model, Eigen::Vector3d(12, 9, 0));
   // Forbid a positive elbow: the negative solution is returned.
   problem.mutable_bounds()->Set(1, -kPi, 0.0);
   const Result r = Solve(problem, Eigen::Vector2d::Zero(), TwoLinkOptions{});
@@ -262,10 +267,12 @@ TEST_CASE("Two-link solver works with parallel axes in any plane, also "
   std::uniform_real_distribution<double> angle(-kPi, kPi);
   for (int trial = 0; trial < 100; ++trial) {
     const Eigen::Vector2d q_true(angle(rng), angle(rng));
-    const Problem problem = PositionProblem(model, TipAt(*model, q_true));
+    const Problem problem =
+        TwoLinkPositionProblem(model, TwoLinkTipAt(*model, q_true));
     const Result r = Solve(problem, Eigen::Vector2d::Zero(), TwoLinkOptions{});
     REQUIRE(r.converged());
-    CHECK((TipAt(*model, r.q) - TipAt(*model, q_true)).norm() < 1e-9);
+    CHECK((TwoLinkTipAt(*model, r.q) - TwoLinkTipAt(*model, q_true)).norm() <
+          1e-9);
   }
 }
 
@@ -273,13 +280,14 @@ TEST_CASE("Two-link solver rejects problems of another shape", "[solvers]") {
   auto model = TwoLinkModel(Eigen::Vector2d::Zero());
   SECTION("three links") {
     auto arm = std::make_shared<const Model>(ParentArm().Compile());
-    const Problem problem = PositionProblem(arm, Eigen::Vector3d(1, 1, 0));
+    const Problem problem =
+        TwoLinkPositionProblem(arm, Eigen::Vector3d(1, 1, 0));
     const Result r = Solve(problem, Eigen::Vector3d::Zero(), TwoLinkOptions{});
     CHECK(r.status == SolveStatus::kInvalidInput);
     CHECK_THAT(r.message, Contains("2 coordinates"));
   }
   SECTION("two goals") {
-    Problem problem = PositionProblem(model, Eigen::Vector3d(1, 1, 0));
+    Problem problem = TwoLinkPositionProblem(model, Eigen::Vector3d(1, 1, 0));
     problem.AddGoal(
         std::make_shared<PositionGoal>(*model, "joint1", Eigen::Vector3d(1, 0, 0)));
     const Result r = Solve(problem, Eigen::Vector2d::Zero(), TwoLinkOptions{});
@@ -303,7 +311,8 @@ TEST_CASE("Two-link solver rejects problems of another shape", "[solvers]") {
     CHECK_THAT(r.message, Contains("below"));
   }
   SECTION("bad q0 and options") {
-    const Problem problem = PositionProblem(model, Eigen::Vector3d(1, 1, 0));
+    const Problem problem =
+        TwoLinkPositionProblem(model, Eigen::Vector3d(1, 1, 0));
     CHECK(Solve(problem, Eigen::Vector3d::Zero(), TwoLinkOptions{}).status ==
           SolveStatus::kInvalidInput);
     TwoLinkOptions bad;

@@ -16,6 +16,7 @@
 #include "framework/kinematics.h"
 #include "solvers/differential/ccd_solver.h"
 #include "solvers/differential/extended_jacobian_solver.h"
+#include "solvers/differential/internal/best_angle.h"
 #include "tests/allocation_counter.h"
 #include "tests/solvers/differential/differential_models.h"
 

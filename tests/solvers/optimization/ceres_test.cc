@@ -14,6 +14,7 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
+#include "solvers/optimization/internal/ceres_cost_function.h"
 #include "tests/allocation_counter.h"
 #include "tests/solvers/test_arms.h"
 

@@ -12,6 +12,7 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
+#include "solvers/optimization/internal/lbfgsb_objective.h"
 #include "tests/allocation_counter.h"
 #include "tests/solvers/test_arms.h"
 

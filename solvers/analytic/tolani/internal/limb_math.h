@@ -11,6 +11,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "framework/internal/constants.h"
 #include "solvers/analytic/tolani/swivel_intervals.h"
 #include "solvers/analytic/tolani/trig_equations.h"
 
@@ -18,7 +19,6 @@ namespace iklab {
 namespace internal {
 namespace limb {
 
-inline constexpr double kPi = 3.14159265358979323846;
 inline constexpr double kTwoPi = 2.0 * kPi;
 
 // Wraps into (−π, π]. Most arguments (atan2/asin results, their sums with
