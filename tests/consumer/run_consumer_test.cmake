@@ -15,10 +15,13 @@ function(run)
   message("${out}")
 endfunction()
 
-# A project of its own against the installed package.
+# A project of its own against the installed package (Release, at -O1: the
+# test is that it finds, compiles and links; the solving runs in the
+# installed -O3 libraries).
 function(build_project name source_dir)
   run(${CMAKE_COMMAND} -S "${source_dir}" -B "${root}/${name}"
       -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release
+      "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG"
       -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
   run(${CMAKE_COMMAND} --build "${root}/${name}")
 endfunction()

@@ -1,0 +1,305 @@
+#include "solvers/internal/solve_scope.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <sstream>
+#include <utility>
+
+#include "framework/internal/check.h"
+
+namespace iklab {
+
+using internal::StrCat;
+
+namespace {
+
+// Index of the first non-finite entry of v, or −1.
+Eigen::Index FirstNonFinite(const Eigen::VectorXd& v) {
+  for (Eigen::Index i = 0; i < v.size(); ++i) {
+    if (!std::isfinite(v[i])) return i;
+  }
+  return -1;
+}
+
+}  // namespace
+
+namespace internal {
+
+double PhysicalMemoryBytes() {
+  // Read once: sysconf(_SC_PHYS_PAGES) is a system call (sysinfo), a
+  // microsecond that solvers checking their workspace size would otherwise
+  // pay on every solve.
+  static const double bytes = [] {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0.0;
+    return static_cast<double>(pages) * static_cast<double>(page);
+  }();
+  return bytes;
+}
+
+SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
+                       const SolveOptions& options, std::string solver_name,
+                       bool honours_constraints)
+    : problem_(problem),
+      options_(options),
+      start_time_(std::chrono::steady_clock::now()) {
+  result_.solver = std::move(solver_name);
+  result_.q = q0;
+  const int nq = problem.nq();
+  if (nq == 0) {
+    // Nothing to solve, and several back ends (L-BFGS-B, KDL) fail on empty
+    // vectors: say so instead.
+    result_.q.resize(0);
+    Fail("the problem has no coordinates (model nq = 0: the tip is the base, "
+         "or only fixed joints lie between them); nothing to solve");
+    return;
+  }
+  if (q0.size() != nq) {
+    result_.q.resize(0);
+    Fail(StrCat("q0: expected ", nq, " coordinates (model nq), got ",
+                q0.size()));
+    return;
+  }
+  if (const Eigen::Index i = FirstNonFinite(q0); i >= 0) {
+    result_.q.resize(0);
+    Fail(StrCat("q0: coordinate ", i, " (", problem.model().dof_name(i),
+                ") is not finite (", q0[i], ")"));
+    return;
+  }
+  std::string why;
+  if (!options.IsValid(&why)) {
+    Fail(why);
+    return;
+  }
+  if (problem.has_constraints() && !honours_constraints) {
+    Fail(StrCat(result_.solver, " cannot honour hard constraints; the problem "
+                "has ", problem.num_equality_constraints(), " equality and ",
+                problem.num_inequality_constraints(),
+                " inequality constraint rows. Use a constrained-NLP solver "
+                "(ipopt, slsqp) or pose them as penalties with "
+                "Problem::WithConstraintsAsGoals()"));
+    return;
+  }
+  const Bounds& bounds = problem.bounds();
+  if (!bounds.IsValid(&why)) {
+    Fail(why);
+    return;
+  }
+  if (bounds.size() != nq) {
+    Fail(StrCat("bounds: expected ", nq, " coordinates, got ", bounds.size()));
+    return;
+  }
+  if (options.respect_limits) {
+    lower_ = &bounds.lower;
+    upper_ = &bounds.upper;
+  } else {
+    unbounded_lower_ = Eigen::VectorXd::Constant(nq, -kInfinity);
+    unbounded_upper_ = Eigen::VectorXd::Constant(nq, kInfinity);
+    lower_ = &unbounded_lower_;
+    upper_ = &unbounded_upper_;
+  }
+  start_ = q0.cwiseMax(*lower_).cwiseMin(*upper_);
+  result_.q = start_;
+  errors_.reserve(problem.goals().size());
+  constraint_errors_.reserve(problem.equality_constraints().size() +
+                             problem.inequality_constraints().size());
+  result_.message = "Solving.";
+}
+
+void SolveScope::SetInitialPotential(double potential) {
+  result_.initial_potential = potential;
+  initial_potential_set_ = true;
+}
+
+void SolveScope::SetFinalEvaluation(const Eigen::VectorXd* q,
+                                    double potential,
+                                    const std::vector<GoalError>& goal_errors) {
+  known_q_ = q;
+  known_potential_ = potential;
+  result_.goal_errors = goal_errors;
+}
+
+Result SolveScope::Reject(std::string message) {
+  Fail(std::move(message));
+  return std::move(result_);
+}
+
+bool SolveScope::Fail(std::string message) {
+  ok_ = false;
+  result_.status = SolveStatus::kInvalidInput;
+  result_.message = std::move(message);
+  result_.wall_time_seconds = Elapsed();
+  return false;
+}
+
+double SolveScope::Elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       start_time_)
+      .count();
+}
+
+bool SolveScope::OutOfTime() const {
+  return options_.time_budget_seconds > 0.0 &&
+         Elapsed() >= options_.time_budget_seconds;
+}
+
+bool SolveScope::WithinTolerance(const std::vector<GoalError>& errors) const {
+  for (const GoalError& e : errors) {
+    // Written so that a NaN error is never "within tolerance".
+    if (!(e.position <= options_.position_tolerance) ||
+        !(e.angle <= options_.angle_tolerance) ||
+        !(e.aim <= options_.angle_tolerance)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SolveScope::WithinToleranceAt(const Eigen::VectorXd& q) {
+  problem_.GoalErrors(q, workspace(), &errors_);
+  if (!WithinTolerance(errors_)) return false;
+  if (!problem_.has_constraints()) return true;
+  problem_.ConstraintErrors(q, workspace(), &constraint_errors_);
+  return WithinTolerance(constraint_errors_);
+}
+
+void SolveScope::Trace(int iteration, const Eigen::VectorXd& q,
+                       double potential) {
+  if (!options_.record_trace) return;
+  problem_.GoalErrors(q, workspace(), &errors_);
+  const ErrorSummary summary = Summarize(errors_);
+  IterationRecord record;
+  record.iteration = iteration;
+  record.potential = potential;
+  record.max_position_error = summary.max_position;
+  record.max_angle_error = summary.max_angle;
+  record.q = q;
+  result_.trace.push_back(std::move(record));
+}
+
+double SolveScope::RelativeProjectedGradient(const Eigen::VectorXd& q) {
+  Eigen::VectorXd residuals(problem_.num_residuals());
+  Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
+  Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
+  problem_.EvaluateResiduals(q, workspace(), residuals, &jacobian_ref);
+  const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
+  const double scale = jacobian.norm() * residuals.norm();
+  if (!(scale > 0.0)) return 0.0;
+  const Eigen::VectorXd projected =
+      (q - gradient).cwiseMax(*lower_).cwiseMin(*upper_) - q;
+  return projected.lpNorm<Eigen::Infinity>() / scale;
+}
+
+Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
+                          std::string message) {
+  if (!ok_) return std::move(result_);
+  if (q.size() != problem_.nq() || FirstNonFinite(q) >= 0) {
+    result_.q = start_;
+    status = SolveStatus::kNumericalFailure;
+    message = "the solver produced a non-finite pose (" + message +
+              "); returning the start pose";
+  } else {
+    result_.q = q;
+  }
+  if (!initial_potential_set_) {
+    SetInitialPotential(
+        problem_.EvaluatePotential(start_, workspace(), nullptr));
+  }
+  const bool known = known_q_ != nullptr && !problem_.has_constraints() &&
+                     *known_q_ == result_.q;
+  if (known) {
+    result_.final_potential = known_potential_;  // goal_errors set too
+  } else {
+    // Residuals at the final pose (its potential); the goal errors read the
+    // FK this evaluation leaves in the workspace.
+    ProblemWorkspace* ws = workspace();
+    Eigen::VectorXd residuals(problem_.num_residuals());
+    problem_.EvaluateResiduals(result_.q, ws, residuals, nullptr);
+    result_.final_potential = 0.5 * residuals.squaredNorm();
+    problem_.GoalErrorsFromWorkspace(result_.q, *ws, &result_.goal_errors);
+  }
+  bool within = WithinTolerance(result_.goal_errors);
+  if (problem_.has_constraints()) {
+    problem_.ConstraintErrors(result_.q, workspace(),
+                              &result_.constraint_errors);
+    within = within && WithinTolerance(result_.constraint_errors);
+  }
+
+  const bool inside = !options_.respect_limits ||
+                      problem_.bounds().Contains(result_.q);
+  if (within && inside) {
+    if (status != SolveStatus::kConverged) {
+      message = std::string("every goal is within tolerance (solver stop: ") +
+                SolveStatusName(status) + ": " + message + ")";
+    }
+    status = SolveStatus::kConverged;
+  } else if (!inside) {
+    status = SolveStatus::kNumericalFailure;
+    message = "the solver left the bounds (" + message + ")";
+  } else if (status == SolveStatus::kConverged ||
+             status == SolveStatus::kUnreachable) {
+    // Stationary with errors above tolerance: limits or reach? The gradient
+    // of the potential at q decides — of the penalty form when there are
+    // hard constraints.
+    ProblemWorkspace* ws = workspace();
+    Eigen::VectorXd residuals(problem_.num_residuals());
+    Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
+    Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
+    problem_.EvaluateResiduals(result_.q, ws, residuals, &jacobian_ref);
+    if (problem_.has_constraints()) {
+      const Problem penalty = problem_.WithConstraintsAsGoals();
+      ProblemWorkspace penalty_ws(penalty);
+      residuals.resize(penalty.num_residuals());
+      jacobian.resize(penalty.num_residuals(), penalty.nq());
+      Eigen::Ref<Eigen::MatrixXd> penalty_jacobian(jacobian);
+      penalty.EvaluateResiduals(result_.q, &penalty_ws, residuals,
+                                &penalty_jacobian);
+    }
+    const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
+    double blocked_squared = 0.0;
+    if (options_.respect_limits) {
+      const Bounds& bounds = problem_.bounds();
+      for (Eigen::Index i = 0; i < gradient.size(); ++i) {
+        const double qi = result_.q[i];
+        const bool at_lower = qi <= bounds.lower[i];
+        const bool at_upper = qi >= bounds.upper[i];
+        if ((at_lower && gradient[i] > 0.0) ||
+            (at_upper && gradient[i] < 0.0)) {
+          blocked_squared += gradient[i] * gradient[i];
+        }
+      }
+    }
+    const double blocked = std::sqrt(blocked_squared);
+    const double scale = jacobian.norm() * residuals.norm();
+    const bool blocks = blocked_squared > 0.0 &&
+                        blocked_squared >= 0.5 * gradient.squaredNorm() &&
+                        blocked >= kBlockedGradientRatio * scale;
+    std::vector<GoalError> all = result_.goal_errors;
+    all.insert(all.end(), result_.constraint_errors.begin(),
+               result_.constraint_errors.end());
+    const ErrorSummary summary = Summarize(all);
+    const std::string errors =
+        StrCat("max position error ", summary.max_position,
+               ", max angle error ", summary.max_angle);
+    if (blocks) {
+      status = SolveStatus::kLimitsInfeasible;
+      message = StrCat("stationary within the bounds with ", errors,
+                       ": joint limits block the descent (blocked gradient ",
+                       blocked, " of ", gradient.norm(), "); ", message);
+    } else {
+      status = SolveStatus::kUnreachable;
+      message = StrCat("stationary with ", errors,
+                       ": goal out of reach, best effort returned; ",
+                       message);
+    }
+  }
+  result_.status = status;
+  result_.message = std::move(message);
+  result_.wall_time_seconds = Elapsed();
+  return std::move(result_);
+}
+
+}  // namespace internal
+}  // namespace iklab
