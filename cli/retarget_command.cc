@@ -42,6 +42,10 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
           return "'" + name + "' is analytic (one arm of a given shape); "
                  "retargeting needs a general solver";
         }
+        if (name == "extended-jacobian") {  // its accepts: one planar goal
+          return "'" + name + "' takes " + entry->accepts +
+                 "; retargeting solves several effectors in 3D";
+        }
         return "";
       });
   command

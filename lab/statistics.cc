@@ -14,9 +14,14 @@ double Percentile(std::vector<double> values, double p) {
   const double rank = p * (values.size() - 1);
   const std::size_t lo = static_cast<std::size_t>(std::floor(rank));
   const double fraction = rank - static_cast<double>(lo);
-  if (fraction == 0.0) return values[lo];  // on a sample value (even ±∞)
   const std::size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] + fraction * (values[hi] - values[lo]);
+  const double a = values[lo];
+  const double b = values[hi];  // a <= b
+  // On a sample value, between equal ones, or next to an infinite one (the
+  // interpolation's limit, which ∞ − ∞ would turn into NaN).
+  if (fraction == 0.0 || a == b || std::isinf(a)) return a;
+  if (std::isinf(b)) return b;
+  return a + fraction * (b - a);
 }
 
 double Median(std::vector<double> values) {

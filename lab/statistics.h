@@ -32,7 +32,7 @@ namespace iklab {
 /// @pre no value is NaN (the sort needs an order), p is in [0, 1]. Infinite
 ///   values sort to the ends: a quantile that falls on a finite value is
 ///   that value (the median of {1, 2, ∞} is 2), one between a finite and an
-///   infinite value is infinite.
+///   infinite value, or between two equal infinite ones, is that infinity.
 /// @return Q(p); NaN for an empty sample.
 double Percentile(std::vector<double> values, double p);
 
@@ -41,8 +41,8 @@ double Percentile(std::vector<double> values, double p);
 /// sample. @pre as Percentile.
 double Median(std::vector<double> values);
 
-/// The arithmetic mean, accumulated as Σ (x_i / n) in the given order (the
-/// order the study tables have always summed in: the last bits differ from
+/// The arithmetic mean, accumulated as Σ (x_i / n) in the given order (as
+/// the study tables always summed; the last bits can differ from
 /// (Σ x_i) / n); NaN for an empty sample.
 double Mean(const std::vector<double>& values);
 

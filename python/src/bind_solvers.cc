@@ -742,7 +742,10 @@ void BindRegistry(py::module_& m) {
       .def_readonly("reference", &SolverEntry::reference)
       .def_readonly("hard_constraints", &SolverEntry::hard_constraints)
       .def_readonly("own_restarts", &SolverEntry::own_restarts)
-      .def_readonly("defaults", &SolverEntry::defaults)
+      // A copy: the registry is immutable (a reference would let Python
+      // change every later solver's defaults).
+      .def_property_readonly("defaults",
+                             [](const SolverEntry& e) { return e.defaults; })
       .def("__repr__", [](const SolverEntry& e) {
         return "<SolverEntry " + e.name + " (" + SolverFamilyName(e.family) + ")>";
       });

@@ -79,6 +79,17 @@ TEST_CASE(
                  still_out}) == 2);
     CHECK_FALSE(std::filesystem::exists(still_out));
   }
+  SECTION("--solver takes the registry's general solvers (exit code 2 else)") {
+    const std::string dls_out = (dir / "dls-out").string();
+    CHECK(Iklab({"retarget", "--bvh", clip, "--out", dls_out, "--frames", "2",
+                 "--solver", "dls", "--tolerance", "1e-3"}) == 0);
+    CHECK(std::filesystem::exists(dls_out + "/retargeted.bvh"));
+    for (const char* refused : {"fastest", "tolani", "extended-jacobian"}) {
+      INFO(refused);
+      CHECK(Iklab({"retarget", "--bvh", clip, "--out", out, "--solver",
+                   refused}) == 2);
+    }
+  }
   SECTION("a missing file is a usage error (exit code 2)") {
     CHECK(Iklab({"retarget", "--bvh", (dir / "none.bvh").string()}) == 2);
   }

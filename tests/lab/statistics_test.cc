@@ -65,6 +65,8 @@ TEST_CASE("A quantile on a finite value stays finite beside an infinite one",
   CHECK(Percentile({1.0, 2.0, inf}, 1.0) == inf);
   CHECK(Percentile({1.0, 2.0, inf}, 0.75) == inf);
   CHECK(Median({-inf, 3.0, 4.0}) == 3.0);
+  CHECK(Percentile({-inf, 3.0, 4.0}, 0.25) == -inf);
+  CHECK(Median({1.0, inf, inf, inf}) == inf);
 }
 
 TEST_CASE("Statistics of an empty sample are NaN", "[lab][statistics]") {
