@@ -81,12 +81,13 @@ Figure::Figure(const Figure& other)
 
 Figure& Figure::operator=(const Figure& other) {
   if (this == &other) return *this;
-  graph_ = std::make_unique<FigureGraph>(*other.graph_);
-  root_ = other.root_;
-  link_index_ = other.link_index_;
-  joint_names_ = other.joint_names_;
-  site_names_ = other.site_names_;
-  sites_ = other.sites_;
+  Figure copy(other);  // may throw; *this is untouched until the swaps
+  graph_.swap(copy.graph_);
+  std::swap(root_, copy.root_);
+  link_index_.swap(copy.link_index_);
+  joint_names_.swap(copy.joint_names_);
+  site_names_.swap(copy.site_names_);
+  sites_.swap(copy.sites_);
   return *this;
 }
 

@@ -190,5 +190,27 @@ TEST_CASE("Invalid figures are rejected with a message naming the culprit",
   }
 }
 
+TEST_CASE("A copied or assigned figure is independent of its source",
+          "[figure]") {
+  Figure a("base");
+  Joint j;
+  j.name = "q0";
+  j.parent = "base";
+  j.child = "upper";
+  a.AddJoint(j);
+  Figure b(a);
+  Figure c("other");
+  c = a;
+  a.AddLink("extra");
+  CHECK(a.num_links() == 3);
+  CHECK(b.num_links() == 2);
+  CHECK(c.num_links() == 2);
+  CHECK(c.root_link() == "base");
+  CHECK(b.num_joints() == 1);
+  c = c;  // self-assignment keeps it
+  CHECK(c.num_links() == 2);
+  CHECK(c.Compile().nq() == 1);
+}
+
 }  // namespace
 }  // namespace iklab
