@@ -300,8 +300,11 @@ ReachMap ReadReachMapHdf5(const std::string& path) {
   unsigned long long seed = 0;
   ReadAttribute(file, "seed", H5T_NATIVE_ULLONG, &seed);
   s.seed = seed;
-  s.solver = map.solver == "analytic-6r" ? ReachSolverKind::kAnalytic6r
-                                         : ReachSolverKind::kBoundedLm;
+  try {  // the one name table (a foreign name is an error, not bounded-lm)
+    s.solver = ReachSolverFromName(map.solver);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("'" + path + "': " + e.what());
+  }
   std::string why;
   if (!s.IsValid(&why)) {
     throw std::runtime_error("'" + path + "': invalid settings: " + why);
