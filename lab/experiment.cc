@@ -32,20 +32,12 @@ void ExperimentOutput::AddClaim(Claim claim) {
 }
 
 void ExperimentOutput::AddText(std::string markdown) {
-  sections_.push_back(std::move(markdown));
+  ReportBlock block;
+  block.text = std::move(markdown);
+  blocks_.push_back(std::move(block));
 }
 
 namespace {
-
-std::string EscapeCell(const std::string& cell) {
-  std::string out;
-  for (char c : cell) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
 
 std::string CsvField(const std::string& field) {
   if (field.find_first_of(",\"\n") == std::string::npos) return field;
@@ -71,19 +63,13 @@ void ExperimentOutput::AddTable(
     const std::string& caption, const std::vector<std::string>& header,
     const std::vector<std::vector<std::string>>& rows,
     const std::string& csv_name) {
-  std::ostringstream md;
-  if (!caption.empty()) md << "**" << caption << "**\n\n";
-  md << "|";
-  for (const auto& h : header) md << " " << EscapeCell(h) << " |";
-  md << "\n|";
-  for (size_t i = 0; i < header.size(); ++i) md << " --- |";
-  md << "\n";
-  for (const auto& row : rows) {
-    md << "|";
-    for (const auto& cell : row) md << " " << EscapeCell(cell) << " |";
-    md << "\n";
-  }
-  sections_.push_back(md.str());
+  ReportBlock block;
+  block.kind = ReportBlock::Kind::kTable;
+  block.text = caption;
+  block.header = header;
+  block.rows = rows;
+  block.file = csv_name;
+  blocks_.push_back(std::move(block));
   if (csv_name.empty()) return;
   std::ostringstream csv;
   for (size_t i = 0; i < header.size(); ++i) {
@@ -101,9 +87,14 @@ void ExperimentOutput::AddTable(
 
 void ExperimentOutput::AddFigure(const std::string& file_name,
                                  std::string caption) {
-  sections_.push_back("![" + caption + "](" + file_name + ")\n\n*" + caption +
-                      "*");
-  figures_.emplace_back(file_name, std::move(caption));
+  blocks_.push_back(
+      {ReportBlock::Kind::kFigure, std::move(caption), {}, {}, file_name});
+}
+
+void ExperimentOutput::AddScene(const std::string& file_name,
+                                std::string caption) {
+  blocks_.push_back(
+      {ReportBlock::Kind::kScene, std::move(caption), {}, {}, file_name});
 }
 
 void ExperimentOutput::WriteCsv(
@@ -138,8 +129,12 @@ void ExperimentOutput::Finish(const std::string& name, const std::string& title,
                                  {"reason", c.reason}});
   }
   summary["figures"] = nlohmann::json::array();
-  for (const auto& [file, caption] : figures_) {
-    summary["figures"].push_back({{"file", file}, {"caption", caption}});
+  summary["scenes"] = nlohmann::json::array();
+  for (const ReportBlock& block : blocks_) {
+    const bool figure = block.kind == ReportBlock::Kind::kFigure;
+    if (!figure && block.kind != ReportBlock::Kind::kScene) continue;
+    summary[figure ? "figures" : "scenes"].push_back(
+        {{"file", block.file}, {"caption", block.text}});
   }
   WriteLines(dir_ / "summary.json", summary.dump(2) + "\n");
 }

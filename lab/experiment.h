@@ -60,6 +60,22 @@ struct ExperimentContext {
   }
 };
 
+/// One piece of an experiment's report section, kept as data so that each
+/// report format (REPORT.md, the HTML report) renders it its own way.
+struct ReportBlock {
+  enum class Kind {
+    kText,    ///< `text`: a Markdown paragraph.
+    kTable,   ///< `text`: caption; `header`, `rows`; `file`: its CSV, if saved.
+    kFigure,  ///< `text`: caption; `file`: the picture in the folder.
+    kScene,   ///< `text`: caption; `file`: a 3D scene (docs/scene-format.md).
+  };
+  Kind kind = Kind::kText;
+  std::string text;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::string file;
+};
+
 /// Everything one experiment writes to its folder `DIR/<name>/`.
 class ExperimentOutput {
  public:
@@ -87,6 +103,10 @@ class ExperimentOutput {
   /// Registers a picture already written into dir() (plot.h) with a caption.
   void AddFigure(const std::string& file_name, std::string caption);
 
+  /// Registers a 3D scene already written into dir() (lab/scene.h,
+  /// docs/scene-format.md) with a caption; the HTML report draws it.
+  void AddScene(const std::string& file_name, std::string caption);
+
   /// Writes a CSV file in dir(); values are formatted with full precision.
   /// @throws std::runtime_error if the file cannot be written.
   void WriteCsv(const std::string& file_name,
@@ -95,14 +115,10 @@ class ExperimentOutput {
 
   const std::vector<Claim>& claims() const { return claims_; }
   const nlohmann::json& parameters() const { return parameters_; }
-  /// The report section's body in order: text, tables and figures.
-  const std::vector<std::string>& sections() const { return sections_; }
-  /// Pictures (file names relative to dir()) with their captions.
-  const std::vector<std::pair<std::string, std::string>>& figures() const {
-    return figures_;
-  }
+  /// The report section's body in order: text, tables, figures and scenes.
+  const std::vector<ReportBlock>& blocks() const { return blocks_; }
 
-  /// Writes summary.json: parameters, claims, figures, wall time.
+  /// Writes summary.json: parameters, claims, figures, scenes, wall time.
   void Finish(const std::string& name, const std::string& title,
               double wall_seconds) const;
 
@@ -110,8 +126,7 @@ class ExperimentOutput {
   std::filesystem::path dir_;
   nlohmann::json parameters_ = nlohmann::json::object();
   std::vector<Claim> claims_;
-  std::vector<std::string> sections_;
-  std::vector<std::pair<std::string, std::string>> figures_;
+  std::vector<ReportBlock> blocks_;
 };
 
 /// A registered experiment.

@@ -7,6 +7,53 @@
 #include <thread>
 
 namespace iklab {
+namespace {
+
+std::string EscapeCell(const std::string& cell) {
+  std::string out;
+  for (char c : cell) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+// One block in Markdown; `folder` prefixes file links (the report sits one
+// level above the experiment's folder).
+std::string BlockMarkdown(const ReportBlock& block, const std::string& folder) {
+  std::ostringstream md;
+  switch (block.kind) {
+    case ReportBlock::Kind::kText:
+      md << block.text;
+      break;
+    case ReportBlock::Kind::kTable:
+      if (!block.text.empty()) md << "**" << block.text << "**\n\n";
+      md << "|";
+      for (const auto& h : block.header) md << " " << EscapeCell(h) << " |";
+      md << "\n|";
+      for (size_t i = 0; i < block.header.size(); ++i) md << " --- |";
+      md << "\n";
+      for (const auto& row : block.rows) {
+        md << "|";
+        for (const auto& cell : row) md << " " << EscapeCell(cell) << " |";
+        md << "\n";
+      }
+      break;
+    case ReportBlock::Kind::kFigure:
+      md << "![" << block.text << "](" << folder << block.file << ")\n\n*"
+         << block.text << "*";
+      break;
+    case ReportBlock::Kind::kScene:
+      md << "3D view (in the HTML report): *" << block.text << "* (`"
+         << folder << block.file << "`)";
+      break;
+  }
+  md << "\n\n";
+  return md.str();
+}
+
+}  // namespace
 
 ExperimentRun RunExperiment(const Experiment& experiment,
                             const ExperimentContext& context,
@@ -113,15 +160,8 @@ std::filesystem::path WriteReport(const std::vector<ExperimentRun>& runs,
       }
       md << "\n";
     }
-    for (std::string section : run.output.sections()) {
-      // Pictures are stored in the experiment's folder; the report sits one
-      // level up.
-      for (size_t at = section.find("!["); at != std::string::npos;
-           at = section.find("![", at + 2)) {
-        const size_t target = section.find("](", at);
-        if (target != std::string::npos) section.insert(target + 2, e.name + "/");
-      }
-      md << section << "\n\n";
+    for (const ReportBlock& block : run.output.blocks()) {
+      md << BlockMarkdown(block, e.name + "/");
     }
   }
   const std::filesystem::path path = out_dir / "REPORT.md";
