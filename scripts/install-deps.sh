@@ -13,7 +13,10 @@ packages=(
   coinor-libipopt-dev libnlopt-cxx-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   libhdf5-dev libopenmpi-dev openmpi-bin
+  libcmark-dev libjs-three chromium nodejs
 )
+# Debian's npm, unless an npm came with another nodejs (NodeSource's bundles it).
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang libclang-rt-dev)
 fi
@@ -24,7 +27,26 @@ for p in "${packages[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+
+# The browser tests' driver (tests/web): puppeteer-core, pinned by
+# tests/web/package-lock.json, into tests/web/node_modules.
+install_web_test_driver() {
+  local web
+  web="$(cd "$(dirname "$0")/.." && pwd)/tests/web"
+  if [ -d "$web/node_modules/puppeteer-core" ]; then return 0; fi
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "iklab: npm not found; the browser tests (tests/web) will be skipped" >&2
+    return 0
+  fi
+  echo "iklab: installing the browser tests' driver (npm ci in tests/web)"
+  (cd "$web" && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "iklab: npm ci failed; the browser tests (tests/web) will be skipped" >&2
+}
+
+if [ ${#missing[@]} -eq 0 ]; then
+  install_web_test_driver
+  exit 0
+fi
 
 echo "iklab: installing missing Debian packages: ${missing[*]}"
 sudo=""
@@ -38,3 +60,4 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+install_web_test_driver

@@ -1,0 +1,237 @@
+// Browser test of the HTML report and its 3D viewer (web/viewer.js): opens
+// the pages written by iklab_web_fixture_pages from file:// in Debian's
+// Chromium (headless, WebGL through SwiftShader), driven by puppeteer-core.
+//
+// Usage: node viewer_test.js --pages DIR --screenshots DIR --chromium=PATH
+// Exit code 0: passed; 1: failed; 77: skipped (no Chromium or puppeteer-core),
+// with the reason on stdout. Screenshots (PNG) go to --screenshots.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const url = require('url');
+
+function option(name) {
+  const i = process.argv.findIndex((a) => a === '--' + name || a.startsWith('--' + name + '='));
+  if (i < 0) return '';
+  const a = process.argv[i];
+  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : process.argv[i + 1];
+}
+const pagesDir = option('pages');
+const shotsDir = option('screenshots');
+const chromium = option('chromium');
+
+function skip(why) {
+  console.log('SKIPPED: ' + why);
+  process.exit(77);
+}
+if (!chromium || chromium.endsWith('NOTFOUND') || !fs.existsSync(chromium)) {
+  skip('Chromium not found (install Debian\'s chromium: scripts/install-deps.sh)');
+}
+let puppeteer;
+try {
+  puppeteer = require(path.join(__dirname, 'node_modules', 'puppeteer-core'));
+} catch (e) {
+  skip('puppeteer-core not installed in tests/web/node_modules (scripts/install-deps.sh runs npm ci there)');
+}
+fs.mkdirSync(shotsDir, {recursive: true});
+
+let failures = 0;
+function check(condition, what) {
+  console.log((condition ? 'ok    ' : 'FAILED ') + what);
+  if (!condition) failures += 1;
+}
+
+// Opens a page and records console errors, page errors, dialogs and every
+// request that is not a local file.
+async function open(browser, relative) {
+  const page = await browser.newPage();
+  await page.setViewport({width: 1100, height: 900});
+  const log = {errors: [], dialogs: [], network: []};
+  page.on('console', (m) => { if (m.type() === 'error') log.errors.push(m.text()); });
+  page.on('pageerror', (e) => log.errors.push(String(e)));
+  page.on('dialog', async (d) => { log.dialogs.push(d.message()); await d.dismiss(); });
+  page.on('request', (r) => {
+    if (!/^(file|data|blob|about):/.test(r.url())) log.network.push(r.url());
+  });
+  await page.goto(url.pathToFileURL(path.join(pagesDir, relative)).href, {waitUntil: 'load'});
+  await page.waitForFunction(
+      () => !document.querySelector('script.iklab-scene') ||
+            document.documentElement.getAttribute('data-iklab-viewers') === 'done',
+      {timeout: 20000});
+  page.iklabLog = log;
+  return page;
+}
+
+function checkClean(page, what) {
+  const log = page.iklabLog;
+  check(log.errors.length === 0, what + ': no console error' +
+        (log.errors.length ? ' (' + log.errors.join(' | ') + ')' : ''));
+  check(log.dialogs.length === 0, what + ': no dialog opened');
+  check(log.network.length === 0, what + ': nothing requested from the network' +
+        (log.network.length ? ' (' + log.network.join(', ') + ')' : ''));
+}
+
+// Fraction of the n-th viewer's canvas pixels that differ from the
+// background, and a fingerprint of the picture.
+async function picture(page, n = 0) {
+  return page.evaluate((n) => {
+    const c = document.querySelectorAll('.iklab-canvas')[n];
+    const copy = document.createElement('canvas');
+    copy.width = c.width; copy.height = c.height;
+    const g = copy.getContext('2d');
+    g.drawImage(c, 0, 0);
+    const d = g.getImageData(0, 0, copy.width, copy.height).data;
+    let differing = 0, hash = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i] - 0xf4) + Math.abs(d[i + 1] - 0xf4) + Math.abs(d[i + 2] - 0xf4) > 24) ++differing;
+      hash = (hash * 31 + d[i] + 7 * d[i + 1] + 13 * d[i + 2]) | 0;
+    }
+    return {fraction: differing / (d.length / 4), hash: hash};
+  }, n);
+}
+
+async function shot(page, selector, name) {
+  const element = await page.$(selector);
+  await element.screenshot({path: path.join(shotsDir, name + '.png')});
+}
+
+async function statuses(page) {
+  return page.$$eval('.iklab-viewer', (vs) => vs.map((v) => v.getAttribute('data-status')));
+}
+
+// Sets an <input> (range or checkbox) or <select> and fires its event.
+async function setInput(page, selector, value, n = 0) {
+  await page.evaluate((selector, value, n) => {
+    const e = document.querySelectorAll(selector)[n];
+    if (e.type === 'checkbox') e.checked = value; else e.value = String(value);
+    e.dispatchEvent(new Event(e.tagName === 'SELECT' || e.type === 'checkbox' ? 'change' : 'input'));
+  }, selector, value, n);
+}
+
+async function main() {
+  const browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+           '--disable-gpu-sandbox', '--no-first-run', '--disable-extensions'],
+  });
+  try {
+    // A trial: two solvers' answers, a target and every static layer type.
+    let page = await open(browser, 'chain/scene.html');
+    checkClean(page, 'chain');
+    check((await statuses(page))[0] === 'ready', 'chain: the viewer is ready');
+    let p = await picture(page);
+    check(p.fraction > 0.003, 'chain: the canvas is not blank (' + (100 * p.fraction).toFixed(1) + '% drawn)');
+    const legend = await page.$$eval('.iklab-legend-label', (ls) => ls.map((l) => l.textContent));
+    check(legend.length === 10 && legend[0] === 'bounded-lm', 'chain: the legend lists the 10 layers');
+    const table = await page.$$eval('.iklab-view-table td', (ts) => ts.map((t) => t.textContent));
+    check(table.includes('bounded-lm') && table.includes('8.2e-06'), 'chain: the view\'s table is shown');
+    await shot(page, '.iklab-viewer', 'chain-overlay');
+    await setInput(page, '.iklab-side-by-side input', true);
+    const side = await picture(page);
+    check(side.hash !== p.hash, 'chain: side by side changes the picture');
+    await shot(page, '.iklab-viewer', 'chain-side-by-side');
+    await setInput(page, '.iklab-legend-row input', false, 0);
+    check((await picture(page)).hash !== side.hash, 'chain: turning a layer off changes the picture');
+    await setInput(page, '.iklab-view-select', 1);
+    check((await page.$$eval('.iklab-legend-label', (ls) => ls.length)) === 1,
+          'chain: picking the second view shows its one layer');
+    await page.close();
+
+    // An animated view: the frame slider moves the figure.
+    page = await open(browser, 'animated/scene.html');
+    checkClean(page, 'animated');
+    check(await page.$eval('.iklab-player', (e) => e.style.display !== 'none'),
+          'animated: the frame slider and play button are shown');
+    const first = await picture(page);
+    check(first.fraction > 0.003, 'animated: the canvas is not blank');
+    await shot(page, '.iklab-viewer', 'animated-frame-0');
+    await setInput(page, '.iklab-frame', 20);
+    const later = await picture(page);
+    check(later.hash !== first.hash, 'animated: moving the frame slider changes the picture');
+    check(await page.$eval('.iklab-frame-text', (e) => e.textContent) === 'frame 21 of 40',
+          'animated: the frame is named');
+    await shot(page, '.iklab-viewer', 'animated-frame-20');
+    await page.click('.iklab-play');
+    await new Promise((r) => setTimeout(r, 400));
+    await page.click('.iklab-play');
+    check(await page.$eval('.iklab-frame', (e) => Number(e.value)) !== 20, 'animated: play advances the frames');
+    await page.close();
+
+    // A voxel map: coloured cubes, a colour bar and a slicing slider.
+    page = await open(browser, 'voxels/scene.html');
+    checkClean(page, 'voxels');
+    const whole = await picture(page);
+    check(whole.fraction > 0.003, 'voxels: the canvas is not blank');
+    check(await page.$('.iklab-colorbar') !== null, 'voxels: a colour bar is shown');
+    await shot(page, '.iklab-viewer', 'voxels');
+    await setInput(page, '.iklab-slice', 500);
+    check((await picture(page)).hash !== whole.hash, 'voxels: the slicing slider changes the picture');
+    await shot(page, '.iklab-viewer', 'voxels-sliced');
+    await page.close();
+
+    // Refused scenes: a message in words instead of the canvas.
+    for (const [name, words] of [['damaged', 'poses'], ['version99', 'version 99']]) {
+      page = await open(browser, name + '/scene.html');
+      checkClean(page, name);
+      const message = await page.$eval('.iklab-viewer', (v) => v.textContent);
+      check((await statuses(page))[0] === 'error' && message.includes(words) &&
+            message.includes('cannot be shown'),
+            name + ': the page says in words why it cannot show the scene ("' + message + '")');
+      check(await page.$('.iklab-canvas') === null, name + ': no blank canvas');
+      await shot(page, 'body', name);
+      await page.close();
+    }
+
+    // Hostile names are shown as text and run nothing.
+    page = await open(browser, 'xss/scene.html');
+    checkClean(page, 'xss');
+    check((await statuses(page))[0] === 'ready', 'xss: the viewer is ready');
+    check(await page.$$eval('img', (is) => is.length) === 0, 'xss: no <img> element was created');
+    const text = await page.$eval('.iklab-viewer', (v) => v.textContent);
+    check(text.includes('<img src=x onerror=alert(1)>1 (revolute)') &&
+          text.includes('<img src=x onerror=alert(1)>b'),
+          'xss: joint, site and solver names are shown as text');
+    await shot(page, '.iklab-viewer', 'xss');
+    await page.close();
+
+    // The report: summary filters, experiment pages with embedded scenes.
+    page = await open(browser, 'report/index.html');
+    checkClean(page, 'report index');
+    const rows = () => page.$$eval('#summary tbody tr', (rs) => rs.filter((r) => r.style.display !== 'none').length);
+    check(await rows() === 3, 'report index: one summary row per claim');
+    await page.select('#filter-verdict', 'differs');
+    check(await rows() === 2, 'report index: the verdict filter keeps the 2 differing claims');
+    await page.select('#filter-verdict', '');
+    await page.select('#filter-source', 'Other paper, Table 2');
+    check(await rows() === 1, 'report index: the source filter keeps one source');
+    check(await page.$$eval('img', (is) => is.length) === 0, 'report index: hostile names made no <img>');
+    await shot(page, 'body', 'report-index');
+    await page.close();
+
+    page = await open(browser, 'report/chain-trials.html');
+    checkClean(page, 'report page');
+    check(JSON.stringify(await statuses(page)) === '["ready","error"]',
+          'report page: the scene is drawn and the damaged scene file is refused in words');
+    check((await picture(page)).fraction > 0.003, 'report page: the canvas is not blank');
+    check(await page.$$eval('img', (is) => is.length) === 0 &&
+          await page.$$eval('body script', (ss) => ss.filter((s) => !s.classList.contains('iklab-scene')).length) === 0,
+          'report page: raw HTML in Markdown and names made no element');
+    check(await page.$eval('em', (e) => e.textContent) === 'Fixture, Fig. 1' &&
+          (await page.$$eval('p em', (es) => es.map((e) => e.textContent))).includes('Markdown'),
+          'report page: Markdown is rendered');
+    await shot(page, 'body', 'report-page');
+    await page.close();
+  } finally {
+    await browser.close();
+  }
+  console.log(failures === 0 ? 'all browser checks passed' : failures + ' browser check(s) failed');
+  console.log('screenshots: ' + shotsDir);
+  process.exit(failures === 0 ? 0 : 1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
