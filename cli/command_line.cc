@@ -19,6 +19,7 @@
 #include "cli/reach_command.h"
 #include "cli/retarget_command.h"
 #include "lab/data.h"
+#include "lab/html_report.h"
 #include "lab/report.h"
 #include "solvers/registry.h"
 
@@ -140,7 +141,10 @@ int Run(const std::vector<Experiment>& experiments, const RunOptions& options,
   }
   const auto report =
       WriteReport(runs, context, options.out_dir, program.report_title);
+  const auto html_report =
+      WriteHtmlReport(runs, context, options.out_dir, program.report_title);
   std::printf("Report: %s\n", report.c_str());
+  std::printf("HTML report (opens offline in a browser): %s\n", html_report.c_str());
   if (failures > 0) {
     std::fprintf(stderr, "%s: %d experiment(s) failed; see the report\n",
                  program.name.c_str(), failures);
@@ -193,7 +197,7 @@ int RunCommandLine(int argc, const char* const* argv,
   RunOptions run_options;
   CLI::App* run = app.add_subcommand(
       "run", "Run experiments by name, or all of them, into an output folder "
-             "(one folder each, REPORT.md over all)");
+             "(one folder each, REPORT.md and the HTML report index.html over all)");
   run->add_option("names", run_options.names, "Experiment names, or 'all'")
       ->required();
   run->add_option("--out,-o", run_options.out_dir, "Output folder")

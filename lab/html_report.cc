@@ -121,6 +121,7 @@ std::string PageStart(const std::string& title, bool viewer) {
     html +=
         "<script src=\"assets/three.min.js\"></script>\n"
         "<script src=\"assets/OrbitControls.js\"></script>\n"
+        "<script src=\"assets/GLTFExporter.js\"></script>\n"
         "<script src=\"assets/viewer.js\" defer></script>\n";
   }
   return html + "</head>\n<body>\n";

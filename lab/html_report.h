@@ -27,7 +27,8 @@ namespace iklab {
 /// - `<name>.html` per experiment: its parameters, its claims, then its
 ///   report blocks in order (Markdown text rendered by cmark in safe mode,
 ///   tables, pictures, 3D scenes) and links to the files of `<name>/`;
-/// - `assets/`: three.min.js, OrbitControls.js, viewer.js, report.css.
+/// - `assets/`: three.min.js, OrbitControls.js, GLTFExporter.js, viewer.js,
+///   report.css.
 /// Every string taken from an experiment is HTML-escaped.
 /// @param runs the experiments' outcomes, as RunExperiment returned them; their
 ///   folders are `out_dir/<name>/`.

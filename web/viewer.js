@@ -511,6 +511,13 @@
     this.sideLabel.appendChild(this.sideBox);
     this.sideLabel.appendChild(document.createTextNode(' side by side'));
     top.appendChild(this.sideLabel);
+    // The view as drawn (this frame, the layers turned on) as a glTF file.
+    if (THREE.GLTFExporter) {
+      var download = el('button', 'iklab-gltf', 'download glTF');
+      download.type = 'button';
+      download.addEventListener('click', function () { self.downloadGltf(); });
+      top.appendChild(download);
+    }
     this.container.appendChild(top);
 
     var stage = el('div', 'iklab-stage');
@@ -815,6 +822,24 @@
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     if (this.playButton) this.playButton.textContent = 'play';
+  };
+
+  // Exports the drawn objects to binary glTF (a .glb file) in `done(buffer)`.
+  Viewer.prototype.exportGltf = function (done) {
+    new THREE.GLTFExporter().parse(this.root, done, {binary: true, onlyVisible: true});
+  };
+
+  Viewer.prototype.downloadGltf = function () {
+    var name = String(this.view().name !== undefined ? this.view().name : 'view')
+                   .replace(/[^A-Za-z0-9._-]+/g, '_');
+    this.exportGltf(function (buffer) {
+      var link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob([buffer], {type: 'model/gltf-binary'}));
+      link.download = name + '.glb';
+      document.body.appendChild(link);
+      link.click();
+      setTimeout(function () { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+    });
   };
 
   Viewer.prototype.render = function () {

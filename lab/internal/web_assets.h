@@ -3,7 +3,7 @@
 
 /// @file
 /// The files of the HTML report's assets folder (three.js, its orbit
-/// controls, web/viewer.js, web/report.css), compiled into the library by
+/// controls and glTF exporter, web/viewer.js, web/report.css), compiled into the library by
 /// cmake/embed_web_assets.cmake so that a report can be written from the
 /// build tree or an installed package without looking for them.
 

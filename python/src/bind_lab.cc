@@ -9,6 +9,7 @@
 #include "experiments/experiments_list.h"
 #include "lab/data.h"
 #include "lab/experiment.h"
+#include "lab/html_report.h"
 #include "lab/report.h"
 #include "lab/study.h"
 
@@ -124,6 +125,7 @@ void BindDataAndExperiments(py::module_& m) {
               runs.push_back(RunExperiment(*e, context, out_dir));
             }
             report = WriteReport(runs, context, out_dir).string();
+            WriteHtmlReport(runs, context, out_dir);
           }
           py::list out;
           for (const ExperimentRun& run : runs) out.append(RunToDict(run));
@@ -131,7 +133,8 @@ void BindDataAndExperiments(py::module_& m) {
         },
         py::arg("out_dir"), py::arg("names") = py::none(), py::arg("seed") = 1,
         py::arg("quick") = false, py::arg("threads") = 1,
-        "Runs the named experiments (default: all) and writes out_dir/REPORT.md; "
+        "Runs the named experiments (default: all) and writes out_dir/REPORT.md "
+        "and the HTML report out_dir/index.html; "
         "returns (report path, [run, ...]).");
 }
 

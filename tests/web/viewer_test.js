@@ -134,6 +134,11 @@ async function main() {
     await shot(page, '.iklab-viewer', 'chain-side-by-side');
     await setInput(page, '.iklab-legend-row input', false, 0);
     check((await picture(page)).hash !== side.hash, 'chain: turning a layer off changes the picture');
+    const glb = await page.evaluate(() => new Promise((resolve) => {
+      document.querySelector('.iklab-viewer').iklabViewer.exportGltf((b) => resolve(b.byteLength));
+    }));
+    check(await page.$('.iklab-gltf') !== null && glb > 1000,
+          'chain: the download glTF button exports the view (' + glb + ' bytes of .glb)');
     await setInput(page, '.iklab-view-select', 1);
     check((await page.$$eval('.iklab-legend-label', (ls) => ls.length)) === 1,
           'chain: picking the second view shows its one layer');
