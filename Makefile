@@ -1,5 +1,5 @@
 # Thin wrappers over CMake. The two commands a new user needs:
-#   make reproduce   install what is missing, build, run every reproduction -> out/REPORT.md
+#   make reproduce   install what is missing, build, run every reproduction -> out/REPORT.md, out/index.html
 #   make test        install what is missing, build, run the test suite
 # Everything else is plain CMake (see README.md).
 

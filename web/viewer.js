@@ -603,7 +603,7 @@
     this.stop();
     this.viewIndex = index;
     this.frame = 0;
-    var view = this.view(), self = this;
+    var view = this.view();
     var figureLayers = view.layers.filter(function (l) { return l.type === 'figure'; }).length;
     this.sideLabel.style.display = figureLayers > 1 ? '' : 'none';
     if (figureLayers <= 1) { this.sideBySide = false; this.sideBox.checked = false; }
@@ -614,7 +614,6 @@
     this.buildLegend();
     this.buildTable();
     this.rebuild(true);
-    void self;
   };
 
   Viewer.prototype.buildLegend = function () {
