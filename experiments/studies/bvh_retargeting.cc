@@ -682,12 +682,14 @@ void AddJointSpaceClaim(const ClipRuns& c,
 }
 
 // The clip's skeleton and bounded-lm's retargeted figures (same skeleton,
-// 5 effectors; limbs x1.1) animated together in 3D, at most kSceneFrames
-// frames (evenly thinned).
+// 5 effectors; limbs x1.1) animated together in 3D: every other frame at
+// least, at most kSceneFrames frames (evenly thinned; a figure of a walk
+// is ~6 kB per frame).
 void WriteClipScene(const ClipRuns& c, ExperimentOutput* out) {
-  constexpr int kSceneFrames = 120;
+  constexpr int kSceneFrames = 60;
   const Clip& clip = *c.clip;
-  const int stride = (c.num_frames + kSceneFrames - 1) / kSceneFrames;
+  const int stride =
+      std::max(2, (c.num_frames + kSceneFrames - 1) / kSceneFrames);
   std::vector<Eigen::VectorXd> source, same, scaled;
   for (int f = 0; f < c.num_frames; f += stride) {
     source.push_back(clip.bvh.poses.row(f).transpose());

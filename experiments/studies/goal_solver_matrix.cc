@@ -73,7 +73,7 @@ namespace {
 
 constexpr double kRegularizerWeight = 1e-9;
 // Solvers' answers drawn per goal kind in the 3D scene (the table lists all).
-constexpr int kSceneSolvers = 8;
+constexpr int kSceneSolvers = 5;
 
 struct Figure3 {
   std::string name;
