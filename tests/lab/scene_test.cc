@@ -21,6 +21,9 @@
 #include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "lab/study.h"
+#include "reach/reach_hdf5.h"
+#include "reach/reach_map.h"
+#include "reach/reach_run.h"
 #include "solvers/differential/damped_least_squares_solver.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/test_data.h"
@@ -259,6 +262,41 @@ TEST_CASE("SceneFromFile shows a shipped URDF at mid-limits and the walk BVH "
                                                 Catch::Contains(".bvh"));
   REQUIRE_THROWS_WITH(SceneFromFile(Scratch("absent.urdf")),
                       Catch::Contains("absent.urdf"));
+}
+
+TEST_CASE("SceneFromFile shows a reach map's reaching voxels coloured by "
+          "reachable fraction, and names a damaged map",
+          "[lab][scene]") {
+  const auto arm = std::make_shared<const Model>(PlanarChain({0.5, 0.4}).Compile());
+  ReachSettings settings;
+  // 9 voxels per axis (reach 0.9 around joint 0): the middle layer is the
+  // arm's plane z = 0.
+  settings.resolution = 0.2;
+  settings.position_only = true;
+  const ReachTask task(arm, "effector", settings);
+  REQUIRE(task.grid().shape.z() % 2 == 1);
+  const ReachMap map = ComputeReachMap(task, 1);
+  const auto file = Scratch("planar.h5");
+  WriteReachMapHdf5(map, file.string());
+  const json scene = SceneFromFile(file);
+  CHECK_NOTHROW(ValidateScene(scene, "map"));
+  const json& voxels = scene["views"][0]["layers"][0];
+  REQUIRE(voxels["type"] == "voxels");
+  CHECK(voxels["value_name"] == "reachable fraction");
+  std::size_t reaching = 0;
+  for (std::int64_t v = 0; v < map.grid.num_voxels(); ++v) {
+    reaching += map.reached[v] > 0 ? 1 : 0;
+  }
+  CHECK(reaching > 0);
+  CHECK(voxels["values"].size() == reaching);
+  CHECK(voxels["centers"].size() == 3 * reaching);
+  for (const json& value : voxels["values"]) {
+    CHECK(value.get<double>() > 0.0);
+    CHECK(value.get<double>() <= 1.0);
+  }
+  const auto damaged = Scratch("damaged.h5");
+  WriteText(damaged, "not an HDF5 file");
+  REQUIRE_THROWS_WITH(SceneFromFile(damaged), Catch::Contains("damaged.h5"));
 }
 
 TEST_CASE("A study's outputs hold scene.json, registered in summary.json, "
