@@ -10,6 +10,7 @@
 ///     #include "iklab.h"   // installed as <prefix>/include/iklab/iklab.h
 
 #include "cli/command_line.h"
+#include "cli/scene_files.h"
 #include "constraints/aiming_goal.h"
 #include "constraints/collision.h"
 #include "constraints/composite_goals.h"
@@ -30,8 +31,11 @@
 #include "framework/random_configuration.h"
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
+#include "lab/scene.h"
 #include "lab/study.h"
+#include "lab/study_scene.h"
 #include "reach/reach_map.h"
+#include "reach/reach_scene.h"
 #include "solvers/analytic/six_r_solver.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/analytic/two_link_analytic.h"

@@ -36,6 +36,12 @@ class PointDistanceGoal final : public InequalityGoal {
                     const Eigen::Vector3d& point, double min_distance,
                     double max_distance, double weight = 1.0);
 
+  int site() const { return site_; }
+  /// o (world) and the distance bounds (max +infinity when open).
+  const Eigen::Vector3d& point() const { return point_; }
+  double min_distance() const { return min_; }
+  double max_distance() const { return max_; }
+
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

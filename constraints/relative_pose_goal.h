@@ -84,6 +84,9 @@ class RelativePoseGoal final : public Goal {
 
   const Eigen::Isometry3d& target() const { return target_; }
   const RelativePoseParts& parts() const { return parts_; }
+  /// A (the reference site) and B (the held site).
+  int site_a() const { return site_a_; }
+  int site_b() const { return site_b_; }
   /// @throws std::invalid_argument as the constructor.
   void set_target(const Eigen::Isometry3d& target);
 

@@ -39,6 +39,10 @@ class ConeGoal final : public InequalityGoal {
            double half_angle, double weight = 1.0);
 
   double half_angle() const { return half_angle_; }
+  int site() const { return site_; }
+  /// a_S, the site axis (site frame), and d, the cone's direction (world).
+  const Eigen::Vector3d& axis() const { return axis_; }
+  const Eigen::Vector3d& direction() const { return direction_; }
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -77,6 +81,12 @@ class GazeGoal final : public InequalityGoal {
            const Eigen::Vector3d& axis, const Eigen::Vector3d& target,
            double half_angle, double weight = 1.0);
 
+  int site() const { return site_; }
+  /// a_S (site frame), the target t (world) and α.
+  const Eigen::Vector3d& axis() const { return axis_; }
+  const Eigen::Vector3d& target() const { return target_; }
+  double half_angle() const { return half_angle_; }
+
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -114,6 +124,12 @@ class PositionBoxGoal final : public InequalityGoal {
   PositionBoxGoal(const Model& model, const std::string& site,
                   const Eigen::Isometry3d& frame, const Eigen::Vector3d& lower,
                   const Eigen::Vector3d& upper, double weight = 1.0);
+
+  int site() const { return site_; }
+  /// X_WT and the box [lower, upper] in T (±infinity for a free side).
+  const Eigen::Isometry3d& frame() const { return frame_; }
+  const Eigen::Vector3d& lower() const { return lower_; }
+  const Eigen::Vector3d& upper() const { return upper_; }
 
   GoalError Error(const Model& model, const Data& data) const override;
 

@@ -25,6 +25,7 @@ void AddStandardIkBenchmark(std::vector<Experiment>* experiments);
 void AddGoalSolverMatrix(std::vector<Experiment>* experiments);
 void AddCollisionAvoidance(std::vector<Experiment>* experiments);
 void AddReachMap(std::vector<Experiment>* experiments);
+void AddIiwaHermitePath(std::vector<Experiment>* experiments);
 void AddParentFigure520(std::vector<Experiment>* experiments);
 void AddParentFigure521(std::vector<Experiment>* experiments);
 void AddParentFigure522(std::vector<Experiment>* experiments);

@@ -14,6 +14,7 @@ const std::vector<Experiment>& AllExperiments() {
     AddGoalSolverMatrix(&all);
     AddCollisionAvoidance(&all);
     AddReachMap(&all);
+    AddIiwaHermitePath(&all);
     AddParentFigure520(&all);
     AddParentFigure521(&all);
     AddParentFigure522(&all);

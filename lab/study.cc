@@ -250,6 +250,17 @@ void SolveTrial(const Study& study, const Scenario& scenario, int solver_index,
 
 }  // namespace
 
+namespace internal {
+
+Trial MakeStudyTrial(const Study& study, int index,
+                     const Eigen::VectorXd& previous) {
+  const Scenario scenario =
+      study.scenario ? study.scenario : RandomTargets(study.goals);
+  return MakeTrial(study, scenario, index, previous);
+}
+
+}  // namespace internal
+
 const char* StartPoseName(StartPose start) {
   switch (start) {
     case StartPose::kMidLimits: return "mid-limits";

@@ -404,6 +404,7 @@ void WriteStudyOutputs(const Study& study, const StudyResult& result,
   const nlohmann::json solvers = AddSolverTable(study, result, out);
   WriteStudyJson(study, result, solvers, out);
   DrawPictures(study, result, out);
+  internal::WriteStudyScene(study, result, out);
   if (study.claims) study.claims(result, out);
 }
 

@@ -58,6 +58,7 @@
 #include "experiments/experiments_list.h"
 #include "framework/bvh_loader.h"
 #include "framework/kinematics.h"
+#include "lab/scene.h"
 #include "lab/data.h"
 #include "lab/experiment.h"
 #include "lab/plot.h"
@@ -680,6 +681,48 @@ void AddJointSpaceClaim(const ClipRuns& c,
           : "for at least one solver the 9-effector run is not closer"});
 }
 
+// The clip's skeleton and bounded-lm's retargeted figures (same skeleton,
+// 5 effectors; limbs x1.1) animated together in 3D: every other frame at
+// least, at most kSceneFrames frames (evenly thinned; a figure of a walk
+// is ~6 kB per frame).
+void WriteClipScene(const ClipRuns& c, ExperimentOutput* out) {
+  constexpr int kSceneFrames = 60;
+  const Clip& clip = *c.clip;
+  const int stride =
+      std::max(2, (c.num_frames + kSceneFrames - 1) / kSceneFrames);
+  std::vector<Eigen::VectorXd> source, same, scaled;
+  for (int f = 0; f < c.num_frames; f += stride) {
+    source.push_back(clip.bvh.poses.row(f).transpose());
+    same.push_back(c.runs[0].q[f]);
+    scaled.push_back(c.runs[4].q[f]);
+  }
+  const std::string units =
+      clip.metres_per_unit == 0.01 ? "cm"
+                                   : "bvh units (" +
+                                         FormatNumber(clip.metres_per_unit, 4) +
+                                         " m)";
+  iklab::Scene scene(clip.label + ": retargeted", units, Eigen::Vector3d::UnitY());
+  const double radius = 0.02 / clip.metres_per_unit;
+  const int clip_figure = scene.AddFigure(*c.clip_model, "clip skeleton", radius);
+  const int scaled_figure =
+      scene.AddFigure(*c.scaled_model, "limbs x1.1", radius);
+  SceneView& view = scene.AddView("walk");
+  view.SetFrames(static_cast<int>(source.size()),
+                 clip.bvh.frame_time > 0.0 ? clip.bvh.frame_time * stride
+                                           : stride / 30.0);
+  view.AddFigure(clip_figure, source, "source (the clip)", "#7f7f7f");
+  view.AddFigure(clip_figure, same, "bounded-lm, same skeleton, 5 effectors",
+                 "#1f77b4");
+  view.AddFigure(scaled_figure, scaled, "bounded-lm, limbs x1.1, 5 effectors",
+                 "#ff7f0e");
+  const std::string file = c.prefix + "scene.json";
+  scene.Write(out->dir() / file);
+  out->AddScene(file, clip.label +
+                          " in 3D: the source skeleton (grey) and bounded-lm's "
+                          "retargeted figures, on the same skeleton and on "
+                          "the one with 10 % longer limbs, animated together.");
+}
+
 // Runs every configuration on one clip; its outputs are prefixed with
 // clip.key. Progress runs from first_step / total_steps over 6 steps.
 void RunClip(const ExperimentContext& context, const Clip& clip, int first_step,
@@ -707,6 +750,7 @@ void RunClip(const ExperimentContext& context, const Clip& clip, int first_step,
                    "sticks_same_9_effectors", out);
   DrawStickFigures(c, c.runs[4], c.scaled_model, c.scaled_bvh,
                    "sticks_scaled_5_effectors", out);
+  WriteClipScene(c, out);
 
   // Claims: measured statements, verdicts from the data.
   AddErrorClaims(c, out);

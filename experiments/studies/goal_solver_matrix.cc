@@ -62,6 +62,7 @@
 #include "lab/data.h"
 #include "lab/plot.h"
 #include "lab/study.h"
+#include "lab/study_scene.h"
 #include "solvers/constrained/ipopt_solver.h"
 #include "solvers/constrained/slsqp_solver.h"
 #include "solvers/registry.h"
@@ -71,6 +72,8 @@ namespace iklab {
 namespace {
 
 constexpr double kRegularizerWeight = 1e-9;
+// Solvers' answers drawn per goal kind in the 3D scene (the table lists all).
+constexpr int kSceneSolvers = 5;
 
 struct Figure3 {
   std::string name;
@@ -272,7 +275,7 @@ StudyResult RunCell(const Figure3& figure, const Row& row,
                     const Regularization& regularization,
                     const std::vector<StudySolver>& solvers,
                     const std::vector<StudySolver>& soft_solvers,
-                    const ExperimentContext& context) {
+                    const ExperimentContext& context, Study* made = nullptr) {
   Study study;
   study.name = "goal-solver-matrix";
   study.model = figure.model;
@@ -284,7 +287,9 @@ StudyResult RunCell(const Figure3& figure, const Row& row,
   study.threads = context.threads;
   study.time_budget_seconds = figure.budget_seconds;
   study.traced_trials = 0;
-  return RunStudy(study);
+  StudyResult result = RunStudy(study);
+  if (made != nullptr) *made = std::move(study);
+  return result;
 }
 
 // One cell's summaries into the figure's heatmap and table row and the
@@ -356,15 +361,31 @@ void RunFigure(const Figure3& figure, const std::vector<Row>& rows,
               " (colour: success rate; label: success / median µs)";
   map.value_label = "verified success rate";
   for (const StudySolver& s : solvers) map.column_names.push_back(s.label);
+  // 3D: per goal kind (unregularized), trial 0 with the solvers' answers.
+  iklab::Scene scene("Goal-solver matrix: " + figure.title, "m",
+              Eigen::Vector3d::UnitZ());
+  const int scene_figure = scene.AddFigure(*figure.model, figure.name, 0.02);
   for (const auto& [suffix, regularization] : variants) {
     for (const Row& row : rows) {
       if (!suffix.empty() && !row.regularized) continue;
       context.Progress((*done)++ / total, figure.name + ": " + row.name + suffix);
+      Study study;
       const StudyResult result = RunCell(figure, row, regularization, solvers,
-                                         soft_solvers, context);
+                                         soft_solvers, context, &study);
       RecordCell(figure, row.name + suffix, result, solvers, &grid, cells);
+      if (suffix.empty()) {
+        AddStudyTrialView(study, result, 0, scene_figure, row.name, &scene,
+                          kSceneSolvers);
+      }
     }
   }
+  const std::string scene_file = "scene_" + figure.name + ".json";
+  scene.Write(out->dir() / scene_file);
+  out->AddScene(scene_file,
+                figure.title + " in 3D: per goal kind, trial 0 with the goals "
+                               "and up to " + std::to_string(kSceneSolvers) +
+                               " solvers' answers (verified ones first; the "
+                               "table lists every solver)");
   map.height_px = 160 + 40 * static_cast<int>(map.row_names.size());
   map.width_px = 260 + 80 * static_cast<int>(map.column_names.size());
   DrawHeatmap(map, out->dir(), "matrix_" + figure.name);

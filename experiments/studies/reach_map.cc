@@ -34,6 +34,7 @@
 #include "lab/data.h"
 #include "reach/reach_hdf5.h"
 #include "reach/reach_plots.h"
+#include "reach/reach_scene.h"
 #include "reach/reach_run.h"
 
 namespace iklab {
@@ -74,6 +75,17 @@ void Run(const ExperimentContext& context, ExperimentOutput* out) {
   const ReachRun run = RunReach(task, "panda", "panda_link0", local.get(), options);
   const ReachMap& map = run.map;
   WriteReachMapHdf5(map, (out->dir() / "reach.h5").string());
+  {
+    iklab::Scene scene("Panda capability map (panda_hand)", "m", Eigen::Vector3d::UnitZ());
+    const int arm = scene.AddFigure(*model, "panda", 0.04);
+    AddReachMapView(map, "capability map", &scene, arm, model.get());
+    scene.Write(out->dir() / "scene.json");
+    out->AddScene("scene.json",
+                  "The capability map in 3D: every voxel that reaches at least "
+                  "one orientation, coloured by the reachable fraction (and by "
+                  "the mean manipulability in a second layer), with the arm at "
+                  "mid-limits; slice it with the plane.");
+  }
   for (const auto& [file, caption] : DrawReachMap(map, out->dir())) {
     out->AddFigure(file, caption);
   }

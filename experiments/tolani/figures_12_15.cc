@@ -60,6 +60,7 @@
 #include "experiments/tolani/arm_trials.h"
 #include "lab/experiment.h"
 #include "lab/planar_tracking.h"
+#include "lab/scene.h"
 #include "lab/plot.h"
 #include "lab/statistics.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
@@ -420,6 +421,40 @@ std::string DriftText(const CircleStats& s) {
   return text;
 }
 
+// The arm animated along the hand circle in 3D (poses `q`, frames 0 … N,
+// evenly thinned to at most 120 drawn frames), with the circle as a closed
+// path and the start pose; registered as `file`.
+void WriteCircleScene(const CircleRuns& runs,
+                      const std::vector<Eigen::VectorXd>& q,
+                      const std::string& method, const std::string& file,
+                      ExperimentOutput* out) {
+  constexpr int kSceneFrames = 120;
+  const tolani::ArmSetup& arm = runs.arm.arm;
+  const int frames = static_cast<int>(q.size());
+  const int stride = (frames + kSceneFrames - 1) / kSceneFrames;
+  std::vector<Eigen::VectorXd> drawn;
+  std::vector<std::vector<Eigen::Vector3d>> goals;
+  for (int k = 0; k < frames; k += stride) {
+    drawn.push_back(q[k]);
+    goals.push_back({runs.circle[k]});
+  }
+  std::vector<Eigen::Vector3d> circle(
+      runs.circle.begin(), runs.circle.begin() + runs.frames_per_cycle);
+  iklab::Scene scene(runs.arm.label() + method + " along the hand circle", "m",
+                     Eigen::Vector3d::UnitZ());
+  const int figure = scene.AddFigure(*arm.model, arm.name, 0.02 * arm.reach);
+  SceneView& view = scene.AddView(method);
+  view.SetFrames(static_cast<int>(drawn.size()), stride / 30.0);
+  view.AddFigure(figure, {q.front()}, "start", "#999999");
+  view.AddFigure(figure, drawn, method, "#1f77b4");
+  view.AddPath(circle, true, "hand circle", "#d62728");
+  view.AddAnimatedPoints(goals, "hand goal", "#d62728", 0.03 * arm.reach);
+  scene.Write(out->dir() / file);
+  out->AddScene(file, runs.arm.label() + method + " in 3D: the arm over " +
+                          std::to_string(kCycles) +
+                          " cycles of the hand circle (the start pose grey).");
+}
+
 void Figure12On(FigureArm arm, int part, const ExperimentContext& context,
                 ExperimentOutput* out) {
   const CircleRuns runs = RunCircle(std::move(arm), part, 2, context);
@@ -427,6 +462,8 @@ void Figure12On(FigureArm arm, int part, const ExperimentContext& context,
   WriteCircleCsv(runs, out);
   const CircleStats pinv = Stats(runs, runs.pinv, runs.pinv_error);
   DrawCircle(runs, runs.pinv, "Pseudo-inverse", "fig12_pinv", out);
+  WriteCircleScene(runs, runs.pinv, "Pseudo-inverse",
+                   runs.arm.key() + "fig12_scene.json", out);
   const bool drifted = pinv.drift.back() > 1.0 * kDegree;
   runs.arm.AddClaim(
       {"A pseudo-inverse solution of a cyclic hand motion is not cyclic in "
@@ -459,6 +496,8 @@ void Figure13On(FigureArm arm, int part, const ExperimentContext& context,
   const CircleStats analytic = Stats(runs, runs.analytic, runs.analytic_error);
   const CircleStats pinv = Stats(runs, runs.pinv, runs.pinv_error);
   DrawCircle(runs, runs.analytic, "Analytic (IKAN)", "fig13_analytic", out);
+  WriteCircleScene(runs, runs.analytic, "Analytic (IKAN)",
+                   runs.arm.key() + "fig13_scene.json", out);
   // Repeatable: the joint path closes after every cycle, and every frame
   // of a later cycle repeats the same frame of the earlier one.
   const bool closed = analytic.drift.back() < 1e-6 && analytic.repeat < 1e-6;

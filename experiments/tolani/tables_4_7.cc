@@ -82,6 +82,7 @@
 #include "lab/experiment.h"
 #include "experiments/experiments_list.h"
 #include "lab/plot.h"
+#include "experiments/tolani/arm_scene.h"
 #include "experiments/tolani/arm_trials.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
 
@@ -927,6 +928,9 @@ void RunTable(const TableSpec& spec, const ExperimentContext& context,
                                       "and the CSV)");
   RunTableOn(spec, ArmSetup::HumanArm(), true, 0, 2, context, out);
   RunTableOn(spec, ArmSetup::Iiwa14(), false, 1, 2, context, out);
+  const ArmSetup human = ArmSetup::HumanArm();
+  const ArmSetup iiwa = ArmSetup::Iiwa14();
+  tolani::WriteBranchScene({&human, &iiwa}, context.seed, "scene.json", out);
 }
 
 void RunTable4(const ExperimentContext& context, ExperimentOutput* out) {

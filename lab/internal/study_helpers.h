@@ -61,6 +61,18 @@ void CheckGoalSpec(const Model& model, const GoalSpec& spec, bool nested,
 SolverSummary SummarizeSolver(const Study& study, const StudyResult& result,
                               int solver);
 
+/// Trial `index` of `study` exactly as RunStudy made it (study.cc): the
+/// same scenario, generator and start pose; `previous` is the start of a
+/// chained trial (StartPose::kPreviousTrial; empty otherwise).
+Trial MakeStudyTrial(const Study& study, int index,
+                     const Eigen::VectorXd& previous);
+
+/// The study's 3D scene (study_scene.cc): scene.json in out->dir(),
+/// registered with ExperimentOutput::AddScene.
+/// @throws std::runtime_error if the file cannot be written.
+void WriteStudyScene(const Study& study, const StudyResult& result,
+                     ExperimentOutput* out);
+
 }  // namespace iklab::internal
 
 #endif  // IKLAB_LAB_INTERNAL_STUDY_HELPERS_H_

@@ -13,6 +13,7 @@
 
 #include "experiments/experiments_list.h"
 #include "lab/report.h"
+#include "lab/scene.h"
 #include "tests/test_utilities.h"
 
 namespace iklab {
@@ -46,6 +47,11 @@ TEST_CASE("Every registered experiment runs in quick mode and writes a "
         CHECK_FALSE(claim.at("reason").get<std::string>().empty());
         CHECK_FALSE(claim.at("ours").get<std::string>().empty());
         CHECK_FALSE(claim.at("paper").get<std::string>().empty());
+      }
+      for (const auto& scene : summary.at("scenes")) {
+        const std::string file = scene.at("file").get<std::string>();
+        INFO(file);
+        CHECK_NOTHROW(ReadScene(dir / experiment.name / file));
       }
       for (const auto& figure : summary.at("figures")) {
         const std::string file = figure.at("file").get<std::string>();
