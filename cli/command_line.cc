@@ -18,6 +18,7 @@
 #include "bench/command_options.h"
 #include "cli/reach_command.h"
 #include "cli/retarget_command.h"
+#include "cli/view_command.h"
 #include "lab/data.h"
 #include "lab/html_report.h"
 #include "lab/report.h"
@@ -251,11 +252,18 @@ int RunCommandLine(int argc, const char* const* argv,
       "head): solved frame by frame, written as BVH");
   AddRetargetOptions(retarget, &retarget_options);
 
+  ViewCommandOptions view_options;
+  CLI::App* view = app.add_subcommand(
+      "view",
+      "Open a result in the browser in 3D: a report or study folder, a "
+      "scene .json, a URDF, a BVH motion or a reachability map .h5");
+  AddViewOptions(view, &view_options);
+
   // The one error boundary of the program: whatever a subcommand throws
   // becomes one line naming what to fix and exit code 2 — never an abort.
   std::string where = program.name;
   if (argc > 1) {
-    for (const CLI::App* sub : {list, solvers, run, bench, reach, retarget}) {
+    for (const CLI::App* sub : {list, solvers, run, bench, reach, retarget, view}) {
       if (sub->get_name() == argv[1]) where += " " + sub->get_name();
     }
   }
@@ -273,6 +281,7 @@ int RunCommandLine(int argc, const char* const* argv,
     if (bench->parsed()) return RunBenchCommand(bench_options);
     if (retarget->parsed()) return RunRetargetCommand(retarget_options);
     if (reach->parsed()) return RunReachCommand(reach_options);
+    if (view->parsed()) return RunViewCommand(view_options);
     if (list->parsed()) return List(experiments);
     if (solvers->parsed()) return ListSolvers(solvers_options);
     return Run(experiments, run_options, program);

@@ -6,20 +6,13 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/command_line.h"
 #include "framework/bvh_loader.h"
 #include "framework/kinematics.h"
 #include "lab/walk_cycle.h"
+#include "tests/cli/run_iklab.h"
 
 namespace iklab {
 namespace {
-
-int Iklab(std::vector<std::string> args) {
-  args.insert(args.begin(), "iklab");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  return RunCommandLine(static_cast<int>(argv.size()), argv.data(), {});
-}
 
 TEST_CASE(
     "iklab retarget solves a user's BVH file and writes the solved motion as "
@@ -34,7 +27,7 @@ TEST_CASE(
   std::ofstream(clip) << WalkCycleBvh(options);
 
   const std::string out = (dir / "out").string();
-  REQUIRE(Iklab({"retarget", "--bvh", clip, "--out", out, "--frames", "5",
+  REQUIRE(RunIklab({"retarget", "--bvh", clip, "--out", out, "--frames", "5",
                  "--effectors", "LeftWrist,RightWrist,LeftAnkle,RightAnkle",
                  "--tolerance", "1e-3"}) == 0);
   const BvhFigure solved = LoadBvh(out + "/retargeted.bvh");
@@ -60,10 +53,10 @@ TEST_CASE(
   SECTION("a malformed file is a usage error (exit code 2)") {
     const std::string bad = (dir / "bad.bvh").string();
     std::ofstream(bad) << "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0\n}\n";
-    CHECK(Iklab({"retarget", "--bvh", bad, "--out", out}) == 2);
+    CHECK(RunIklab({"retarget", "--bvh", bad, "--out", out}) == 2);
   }
   SECTION("an unknown effector is a usage error (exit code 2)") {
-    CHECK(Iklab({"retarget", "--bvh", clip, "--out", out, "--effectors",
+    CHECK(RunIklab({"retarget", "--bvh", clip, "--out", out, "--effectors",
                  "LeftHand"}) == 2);
   }
   SECTION("a skeleton without channels is a usage error (exit code 2)") {
@@ -72,26 +65,26 @@ TEST_CASE(
                             "  End Site\n  {\n    OFFSET 0 -5 0\n  }\n}\n"
                             "MOTION\nFrames: 2\nFrame Time: 0.03\n";
     const std::string still_out = (dir / "still-out").string();
-    CHECK(Iklab({"retarget", "--bvh", still, "--out", still_out}) == 2);
+    CHECK(RunIklab({"retarget", "--bvh", still, "--out", still_out}) == 2);
     CHECK_FALSE(std::filesystem::exists(still_out));
     // As the skeleton to solve on, under a motion that has channels.
-    CHECK(Iklab({"retarget", "--bvh", clip, "--onto", still, "--out",
+    CHECK(RunIklab({"retarget", "--bvh", clip, "--onto", still, "--out",
                  still_out}) == 2);
     CHECK_FALSE(std::filesystem::exists(still_out));
   }
   SECTION("--solver takes the registry's general solvers (exit code 2 else)") {
     const std::string dls_out = (dir / "dls-out").string();
-    CHECK(Iklab({"retarget", "--bvh", clip, "--out", dls_out, "--frames", "2",
+    CHECK(RunIklab({"retarget", "--bvh", clip, "--out", dls_out, "--frames", "2",
                  "--solver", "dls", "--tolerance", "1e-3"}) == 0);
     CHECK(std::filesystem::exists(dls_out + "/retargeted.bvh"));
     for (const char* refused : {"fastest", "tolani", "extended-jacobian"}) {
       INFO(refused);
-      CHECK(Iklab({"retarget", "--bvh", clip, "--out", out, "--solver",
+      CHECK(RunIklab({"retarget", "--bvh", clip, "--out", out, "--solver",
                    refused}) == 2);
     }
   }
   SECTION("a missing file is a usage error (exit code 2)") {
-    CHECK(Iklab({"retarget", "--bvh", (dir / "none.bvh").string()}) == 2);
+    CHECK(RunIklab({"retarget", "--bvh", (dir / "none.bvh").string()}) == 2);
   }
   std::filesystem::remove_all(dir);
 }

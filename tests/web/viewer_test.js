@@ -3,6 +3,10 @@
 // Chromium (headless, WebGL through SwiftShader), driven by puppeteer-core.
 //
 // Usage: node viewer_test.js --pages DIR --screenshots DIR --chromium=PATH
+//        node viewer_test.js --report DIR --screenshots DIR --chromium=PATH
+// The second form checks a real report (`iklab run ... --out DIR`): every
+// experiment page loads clean and every scene on it is drawn, not blank; the
+// first scene of each page is saved as <experiment>.png.
 // Exit code 0: passed; 1: failed; 77: skipped (no Chromium or puppeteer-core),
 // with the reason on stdout. Screenshots (PNG) go to --screenshots.
 'use strict';
@@ -17,7 +21,8 @@ function option(name) {
   const a = process.argv[i];
   return a.includes('=') ? a.slice(a.indexOf('=') + 1) : process.argv[i + 1];
 }
-const pagesDir = option('pages');
+const pagesDir = option('pages') || option('report');
+const realReport = option('report') !== '';
 const shotsDir = option('screenshots');
 const chromium = option('chromium');
 
@@ -109,6 +114,146 @@ async function setInput(page, selector, value, n = 0) {
   }, selector, value, n);
 }
 
+// A real report: each experiment's page from index.html's links.
+async function checkReport(browser) {
+  const index = await open(browser, 'index.html');
+  checkClean(index, 'index');
+  const pages = await index.$$eval('#summary tbody a', (as) =>
+      [...new Set(as.map((a) => a.getAttribute('href')))]);
+  await index.close();
+  check(pages.length > 0, 'index: links to ' + pages.length + ' experiment pages');
+  for (const relative of pages) {
+    const name = relative.replace(/\.html$/, '');
+    const page = await open(browser, relative);
+    checkClean(page, name);
+    const all = await statuses(page);
+    check(all.length > 0 && all.every((s) => s === 'ready'),
+          name + ': ' + all.length + ' scene(s), every one drawn (' + all.join(', ') + ')');
+    for (let n = 0; n < all.length; ++n) {
+      const p = await picture(page, n);
+      check(p.fraction > 0.003, name + ': scene ' + (n + 1) + ' is not blank (' +
+            (100 * p.fraction).toFixed(1) + '% drawn)');
+    }
+    if (all.length > 0) await shot(page, '.iklab-viewer', name);
+    await page.close();
+  }
+}
+
+// The fixture pages of iklab_web_fixture_pages.
+async function checkFixtures(browser) {
+  // A trial: two solvers' answers, a target and every static layer type.
+  let page = await open(browser, 'chain/scene.html');
+  checkClean(page, 'chain');
+  check((await statuses(page))[0] === 'ready', 'chain: the viewer is ready');
+  let p = await picture(page);
+  check(p.fraction > 0.003, 'chain: the canvas is not blank (' + (100 * p.fraction).toFixed(1) + '% drawn)');
+  const legend = await page.$$eval('.iklab-legend-label', (ls) => ls.map((l) => l.textContent));
+  check(legend.length === 10 && legend[0] === 'bounded-lm', 'chain: the legend lists the 10 layers');
+  const table = await page.$$eval('.iklab-view-table td', (ts) => ts.map((t) => t.textContent));
+  check(table.includes('bounded-lm') && table.includes('8.2e-06'), 'chain: the view\'s table is shown');
+  await shot(page, '.iklab-viewer', 'chain-overlay');
+  await setInput(page, '.iklab-side-by-side input', true);
+  const side = await picture(page);
+  check(side.hash !== p.hash, 'chain: side by side changes the picture');
+  await shot(page, '.iklab-viewer', 'chain-side-by-side');
+  await setInput(page, '.iklab-legend-row input', false, 0);
+  check((await picture(page)).hash !== side.hash, 'chain: turning a layer off changes the picture');
+  const glb = await page.evaluate(() => new Promise((resolve) => {
+    document.querySelector('.iklab-viewer').iklabViewer.exportGltf((b) => resolve(b.byteLength));
+  }));
+  check(await page.$('.iklab-gltf') !== null && glb > 1000,
+        'chain: the download glTF button exports the view (' + glb + ' bytes of .glb)');
+  await setInput(page, '.iklab-view-select', 1);
+  check((await page.$$eval('.iklab-legend-label', (ls) => ls.length)) === 1,
+        'chain: picking the second view shows its one layer');
+  await page.close();
+
+  // An animated view: the frame slider moves the figure.
+  page = await open(browser, 'animated/scene.html');
+  checkClean(page, 'animated');
+  check(await page.$eval('.iklab-player', (e) => e.style.display !== 'none'),
+        'animated: the frame slider and play button are shown');
+  const first = await picture(page);
+  check(first.fraction > 0.003, 'animated: the canvas is not blank');
+  await shot(page, '.iklab-viewer', 'animated-frame-0');
+  await setInput(page, '.iklab-frame', 20);
+  const later = await picture(page);
+  check(later.hash !== first.hash, 'animated: moving the frame slider changes the picture');
+  check(await page.$eval('.iklab-frame-text', (e) => e.textContent) === 'frame 21 of 40',
+        'animated: the frame is named');
+  await shot(page, '.iklab-viewer', 'animated-frame-20');
+  await page.click('.iklab-play');
+  await new Promise((r) => setTimeout(r, 400));
+  await page.click('.iklab-play');
+  check(await page.$eval('.iklab-frame', (e) => Number(e.value)) !== 20, 'animated: play advances the frames');
+  await page.close();
+
+  // A voxel map: coloured cubes, a colour bar and a slicing slider.
+  page = await open(browser, 'voxels/scene.html');
+  checkClean(page, 'voxels');
+  const whole = await picture(page);
+  check(whole.fraction > 0.003, 'voxels: the canvas is not blank');
+  check(await page.$('.iklab-colorbar') !== null, 'voxels: a colour bar is shown');
+  await shot(page, '.iklab-viewer', 'voxels');
+  await setInput(page, '.iklab-slice', 500);
+  check((await picture(page)).hash !== whole.hash, 'voxels: the slicing slider changes the picture');
+  await shot(page, '.iklab-viewer', 'voxels-sliced');
+  await page.close();
+
+  // Refused scenes: a message in words instead of the canvas.
+  for (const [name, words] of [['damaged', 'poses'], ['version99', 'version 99']]) {
+    page = await open(browser, name + '/scene.html');
+    checkClean(page, name);
+    const message = await page.$eval('.iklab-viewer', (v) => v.textContent);
+    check((await statuses(page))[0] === 'error' && message.includes(words) &&
+          message.includes('cannot be shown'),
+          name + ': the page says in words why it cannot show the scene ("' + message + '")');
+    check(await page.$('.iklab-canvas') === null, name + ': no blank canvas');
+    await shot(page, 'body', name);
+    await page.close();
+  }
+
+  // Hostile names are shown as text and run nothing.
+  page = await open(browser, 'xss/scene.html');
+  checkClean(page, 'xss');
+  check((await statuses(page))[0] === 'ready', 'xss: the viewer is ready');
+  check(await page.$$eval('img', (is) => is.length) === 0, 'xss: no <img> element was created');
+  const text = await page.$eval('.iklab-viewer', (v) => v.textContent);
+  check(text.includes('<img src=x onerror=alert(1)>1 (revolute)') &&
+        text.includes('<img src=x onerror=alert(1)>b'),
+        'xss: joint, site and solver names are shown as text');
+  await shot(page, '.iklab-viewer', 'xss');
+  await page.close();
+
+  // The report: summary filters, experiment pages with embedded scenes.
+  page = await open(browser, 'report/index.html');
+  checkClean(page, 'report index');
+  const rows = () => page.$$eval('#summary tbody tr', (rs) => rs.filter((r) => r.style.display !== 'none').length);
+  check(await rows() === 3, 'report index: one summary row per claim');
+  await page.select('#filter-verdict', 'differs');
+  check(await rows() === 2, 'report index: the verdict filter keeps the 2 differing claims');
+  await page.select('#filter-verdict', '');
+  await page.select('#filter-source', 'Other paper, Table 2');
+  check(await rows() === 1, 'report index: the source filter keeps one source');
+  check(await page.$$eval('img', (is) => is.length) === 0, 'report index: hostile names made no <img>');
+  await shot(page, 'body', 'report-index');
+  await page.close();
+
+  page = await open(browser, 'report/chain-trials.html');
+  checkClean(page, 'report page');
+  check(JSON.stringify(await statuses(page)) === '["ready","error"]',
+        'report page: the scene is drawn and the damaged scene file is refused in words');
+  check((await picture(page)).fraction > 0.003, 'report page: the canvas is not blank');
+  check(await page.$$eval('img', (is) => is.length) === 0 &&
+        await page.$$eval('body script', (ss) => ss.filter((s) => !s.classList.contains('iklab-scene')).length) === 0,
+        'report page: raw HTML in Markdown and names made no element');
+  check(await page.$eval('em', (e) => e.textContent) === 'Fixture, Fig. 1' &&
+        (await page.$$eval('p em', (es) => es.map((e) => e.textContent))).includes('Markdown'),
+        'report page: Markdown is rendered');
+  await shot(page, 'body', 'report-page');
+  await page.close();
+}
+
 async function main() {
   const browser = await puppeteer.launch({
     executablePath: chromium,
@@ -117,117 +262,7 @@ async function main() {
            '--disable-gpu-sandbox', '--no-first-run', '--disable-extensions'],
   });
   try {
-    // A trial: two solvers' answers, a target and every static layer type.
-    let page = await open(browser, 'chain/scene.html');
-    checkClean(page, 'chain');
-    check((await statuses(page))[0] === 'ready', 'chain: the viewer is ready');
-    let p = await picture(page);
-    check(p.fraction > 0.003, 'chain: the canvas is not blank (' + (100 * p.fraction).toFixed(1) + '% drawn)');
-    const legend = await page.$$eval('.iklab-legend-label', (ls) => ls.map((l) => l.textContent));
-    check(legend.length === 10 && legend[0] === 'bounded-lm', 'chain: the legend lists the 10 layers');
-    const table = await page.$$eval('.iklab-view-table td', (ts) => ts.map((t) => t.textContent));
-    check(table.includes('bounded-lm') && table.includes('8.2e-06'), 'chain: the view\'s table is shown');
-    await shot(page, '.iklab-viewer', 'chain-overlay');
-    await setInput(page, '.iklab-side-by-side input', true);
-    const side = await picture(page);
-    check(side.hash !== p.hash, 'chain: side by side changes the picture');
-    await shot(page, '.iklab-viewer', 'chain-side-by-side');
-    await setInput(page, '.iklab-legend-row input', false, 0);
-    check((await picture(page)).hash !== side.hash, 'chain: turning a layer off changes the picture');
-    const glb = await page.evaluate(() => new Promise((resolve) => {
-      document.querySelector('.iklab-viewer').iklabViewer.exportGltf((b) => resolve(b.byteLength));
-    }));
-    check(await page.$('.iklab-gltf') !== null && glb > 1000,
-          'chain: the download glTF button exports the view (' + glb + ' bytes of .glb)');
-    await setInput(page, '.iklab-view-select', 1);
-    check((await page.$$eval('.iklab-legend-label', (ls) => ls.length)) === 1,
-          'chain: picking the second view shows its one layer');
-    await page.close();
-
-    // An animated view: the frame slider moves the figure.
-    page = await open(browser, 'animated/scene.html');
-    checkClean(page, 'animated');
-    check(await page.$eval('.iklab-player', (e) => e.style.display !== 'none'),
-          'animated: the frame slider and play button are shown');
-    const first = await picture(page);
-    check(first.fraction > 0.003, 'animated: the canvas is not blank');
-    await shot(page, '.iklab-viewer', 'animated-frame-0');
-    await setInput(page, '.iklab-frame', 20);
-    const later = await picture(page);
-    check(later.hash !== first.hash, 'animated: moving the frame slider changes the picture');
-    check(await page.$eval('.iklab-frame-text', (e) => e.textContent) === 'frame 21 of 40',
-          'animated: the frame is named');
-    await shot(page, '.iklab-viewer', 'animated-frame-20');
-    await page.click('.iklab-play');
-    await new Promise((r) => setTimeout(r, 400));
-    await page.click('.iklab-play');
-    check(await page.$eval('.iklab-frame', (e) => Number(e.value)) !== 20, 'animated: play advances the frames');
-    await page.close();
-
-    // A voxel map: coloured cubes, a colour bar and a slicing slider.
-    page = await open(browser, 'voxels/scene.html');
-    checkClean(page, 'voxels');
-    const whole = await picture(page);
-    check(whole.fraction > 0.003, 'voxels: the canvas is not blank');
-    check(await page.$('.iklab-colorbar') !== null, 'voxels: a colour bar is shown');
-    await shot(page, '.iklab-viewer', 'voxels');
-    await setInput(page, '.iklab-slice', 500);
-    check((await picture(page)).hash !== whole.hash, 'voxels: the slicing slider changes the picture');
-    await shot(page, '.iklab-viewer', 'voxels-sliced');
-    await page.close();
-
-    // Refused scenes: a message in words instead of the canvas.
-    for (const [name, words] of [['damaged', 'poses'], ['version99', 'version 99']]) {
-      page = await open(browser, name + '/scene.html');
-      checkClean(page, name);
-      const message = await page.$eval('.iklab-viewer', (v) => v.textContent);
-      check((await statuses(page))[0] === 'error' && message.includes(words) &&
-            message.includes('cannot be shown'),
-            name + ': the page says in words why it cannot show the scene ("' + message + '")');
-      check(await page.$('.iklab-canvas') === null, name + ': no blank canvas');
-      await shot(page, 'body', name);
-      await page.close();
-    }
-
-    // Hostile names are shown as text and run nothing.
-    page = await open(browser, 'xss/scene.html');
-    checkClean(page, 'xss');
-    check((await statuses(page))[0] === 'ready', 'xss: the viewer is ready');
-    check(await page.$$eval('img', (is) => is.length) === 0, 'xss: no <img> element was created');
-    const text = await page.$eval('.iklab-viewer', (v) => v.textContent);
-    check(text.includes('<img src=x onerror=alert(1)>1 (revolute)') &&
-          text.includes('<img src=x onerror=alert(1)>b'),
-          'xss: joint, site and solver names are shown as text');
-    await shot(page, '.iklab-viewer', 'xss');
-    await page.close();
-
-    // The report: summary filters, experiment pages with embedded scenes.
-    page = await open(browser, 'report/index.html');
-    checkClean(page, 'report index');
-    const rows = () => page.$$eval('#summary tbody tr', (rs) => rs.filter((r) => r.style.display !== 'none').length);
-    check(await rows() === 3, 'report index: one summary row per claim');
-    await page.select('#filter-verdict', 'differs');
-    check(await rows() === 2, 'report index: the verdict filter keeps the 2 differing claims');
-    await page.select('#filter-verdict', '');
-    await page.select('#filter-source', 'Other paper, Table 2');
-    check(await rows() === 1, 'report index: the source filter keeps one source');
-    check(await page.$$eval('img', (is) => is.length) === 0, 'report index: hostile names made no <img>');
-    await shot(page, 'body', 'report-index');
-    await page.close();
-
-    page = await open(browser, 'report/chain-trials.html');
-    checkClean(page, 'report page');
-    check(JSON.stringify(await statuses(page)) === '["ready","error"]',
-          'report page: the scene is drawn and the damaged scene file is refused in words');
-    check((await picture(page)).fraction > 0.003, 'report page: the canvas is not blank');
-    check(await page.$$eval('img', (is) => is.length) === 0 &&
-          await page.$$eval('body script', (ss) => ss.filter((s) => !s.classList.contains('iklab-scene')).length) === 0,
-          'report page: raw HTML in Markdown and names made no element');
-    check(await page.$eval('em', (e) => e.textContent) === 'Fixture, Fig. 1' &&
-          (await page.$$eval('p em', (es) => es.map((e) => e.textContent))).includes('Markdown'),
-          'report page: Markdown is rendered');
-    await shot(page, 'body', 'report-page');
-    await page.close();
+    await (realReport ? checkReport(browser) : checkFixtures(browser));
   } finally {
     await browser.close();
   }
