@@ -280,68 +280,170 @@ void WriteTrialsCsv(const std::vector<TrialColumn>& columns,
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-// Success rates and the distribution of the time per solve.
-void DrawSuccessAndTimes(const Study& study, const StudyResult& result,
-                         ExperimentOutput* out) {
-  const int num_solvers = static_cast<int>(study.solvers.size());
+// "a, b, c".
+std::string JoinLabels(const std::vector<std::string>& labels) {
+  std::string out;
+  for (const std::string& label : labels) {
+    out += (out.empty() ? "" : ", ") + label;
+  }
+  return out;
+}
+
+// A reason shortened to fit on a bar.
+std::string Shortened(const std::string& text, std::size_t length) {
+  if (text.size() <= length) return text;
+  std::size_t cut = text.rfind(' ', length);
+  if (cut == std::string::npos || cut < length / 2) cut = length;
+  return text.substr(0, cut) + " …";
+}
+
+// The solvers that refused every solve (SolverSummary::rejected): shown as
+// refused, never as results.
+bool Refused(const StudyResult& result, int solver) {
+  return !result.summaries[solver].rejected.empty();
+}
+
+// A line plot with one curve per solver, legible with twenty: each solver's
+// own colour and dash (SetDistinctStyle, by its index in the study, so a
+// solver looks the same in every picture), the key outside on the right and
+// the canvas wide and tall enough for it (about 8 px per character of the
+// longest label, 20 px per entry).
+void PrepareSolverPlot(LinePlot* plot) {
+  std::size_t longest = 0;
+  for (const Series& s : plot->series) {
+    longest = std::max(longest, s.title.size());
+  }
+  plot->key = "outside right top vertical";
+  plot->width_px = 820 + 8 * static_cast<int>(longest);
+  plot->height_px =
+      std::max(600, 180 + 20 * static_cast<int>(plot->series.size()));
+}
+
+// The note and caption words for the solvers a picture leaves out.
+std::string LeftOut(const std::vector<std::string>& refused,
+                    const std::vector<std::string>& others,
+                    const std::string& others_why) {
+  std::string note;
+  if (!refused.empty()) {
+    note = "Not drawn, refused every solve: " + JoinLabels(refused) + ".";
+  }
+  if (!others.empty()) {
+    note += (note.empty() ? "" : " ") + others_why + JoinLabels(others) + ".";
+  }
+  return note;
+}
+
+// Success rates: horizontal bars, a hatched "refused" bar for a solver that
+// refused every trial.
+void DrawSuccess(const Study& study, const StudyResult& result,
+                 ExperimentOutput* out) {
   const std::string what = result.trajectory ? "frames" : "trials";
   BarChart success;
   success.title = study.title.empty() ? study.name : study.title;
   success.title += ": success rate";
   success.y_label = "verified successes (% of " + what + ")";
-  success.y_range = "[0:105]";
+  success.y_range = "[0:115]";
+  success.horizontal = true;
+  success.value_unit = " %";
   success.series_names = {"success"};
   success.values.resize(1);
-  for (const SolverSummary& s : result.summaries) {
-    success.categories.push_back(s.label);
-    success.values[0].push_back(100.0 * s.success_rate);
+  bool any_refused = false;
+  for (int s = 0; s < static_cast<int>(result.summaries.size()); ++s) {
+    const SolverSummary& summary = result.summaries[s];
+    success.categories.push_back(summary.label);
+    success.values[0].push_back(100.0 * summary.success_rate);
+    success.category_notes.push_back(
+        Refused(result, s)
+            ? "refused every " +
+                  std::string(result.trajectory ? "frame" : "trial") + ": " +
+                  Shortened(summary.rejected, 70)
+            : "");
+    any_refused |= Refused(result, s);
   }
   DrawBarChart(success, out->dir(), "success");
-  out->AddFigure("success.png",
-                 "Verified successes per solver (goal errors recomputed from "
-                 "FK within tolerance, pose within the bounds)");
+  out->AddFigure(
+      "success.png",
+      "Verified successes per solver (goal errors recomputed from "
+      "FK within tolerance, pose within the bounds)" +
+          std::string(any_refused ? "; hatched: the solver refused every "
+                                    "problem (its reason on the bar)"
+                                  : ""));
+}
 
+// The distribution of the time per solve. Refused solves are no results:
+// a solver that refused every solve is not drawn, one that refused some has
+// a curve that ends below 1 (the fraction it attempted); both are named.
+void DrawTimes(const Study& study, const StudyResult& result,
+               ExperimentOutput* out) {
+  const int num_solvers = static_cast<int>(study.solvers.size());
   LinePlot cdf;
   cdf.title = "Time per solve: cumulative distribution";
   cdf.x_label = "microseconds per solve (log scale)";
   cdf.y_label = "fraction of solves done";
   cdf.log_x = true;
-  cdf.key = "bottom right";
+  std::vector<std::string> refused, partly;
   for (int s = 0; s < num_solvers; ++s) {
+    if (Refused(result, s)) {
+      refused.push_back(study.solvers[s].label);
+      continue;
+    }
+    const std::vector<const StudyRecord*> records = result.Of(s);
     std::vector<double> us;
-    for (const StudyRecord* r : result.Of(s)) us.push_back(std::max(r->microseconds, 1e-3));
+    for (const StudyRecord* r : records) {
+      if (r->status != SolveStatus::kInvalidInput) {
+        us.push_back(std::max(r->microseconds, 1e-3));
+      }
+    }
+    if (us.size() < records.size()) {
+      partly.push_back(study.solvers[s].label + " (" +
+                       std::to_string(records.size() - us.size()) + " of " +
+                       std::to_string(records.size()) + ")");
+    }
     std::sort(us.begin(), us.end());
     Series series;
     series.title = study.solvers[s].label;
-    series.color = PaletteColor(s);
+    SetDistinctStyle(s, &series);
     for (std::size_t i = 0; i < us.size(); ++i) {
       series.x.push_back(us[i]);
-      series.y.push_back(static_cast<double>(i + 1) / us.size());
+      series.y.push_back(static_cast<double>(i + 1) / records.size());
     }
     cdf.series.push_back(series);
   }
+  PrepareSolverPlot(&cdf);
+  cdf.note = LeftOut(refused, partly,
+                     "Refused some solves, left out (the curve ends at the "
+                     "fraction attempted): ");
   DrawLinePlot(cdf, out->dir(), "time_cdf");
   out->AddFigure("time_cdf.png",
                  "Cumulative distribution of the time per solve, failures "
                  "included (log axis): further left is faster, higher "
-                 "earlier is more predictable");
+                 "earlier is more predictable" +
+                     std::string(cdf.note.empty() ? "" : ". " + cdf.note));
 }
 
-// Convergence curves of trial 0 from the solvers' traces.
+// Convergence curves of trial 0 from the solvers' traces; the solvers
+// without one are named in the picture and the caption.
 void DrawConvergence(const Study& study, const StudyResult& result,
                      ExperimentOutput* out) {
   const int num_solvers = static_cast<int>(study.solvers.size());
   LinePlot convergence;
   convergence.title = "Convergence on trial 0";
   convergence.x_label = "iteration";
-  convergence.y_label = "largest position error (log scale)";
+  convergence.y_label = "largest goal error, length or rad (log scale)";
   convergence.log_y = true;
-  bool any = false;
+  std::vector<std::string> refused, untraced;
   for (int s = 0; s < num_solvers; ++s) {
-    if (result.traces[s].empty() || result.traces[s][0].empty()) continue;
+    if (Refused(result, s)) {
+      refused.push_back(study.solvers[s].label);
+      continue;
+    }
+    if (result.traces[s].empty() || result.traces[s][0].empty()) {
+      untraced.push_back(study.solvers[s].label);
+      continue;
+    }
     Series series;
     series.title = study.solvers[s].label;
-    series.color = PaletteColor(s);
+    SetDistinctStyle(s, &series);
     series.style = "linespoints";
     for (const IterationRecord& it : result.traces[s][0]) {
       series.x.push_back(it.iteration);
@@ -349,16 +451,19 @@ void DrawConvergence(const Study& study, const StudyResult& result,
                                    it.max_angle_error, 1e-16}));
     }
     convergence.series.push_back(series);
-    any = true;
   }
-  if (any) {
-    convergence.y_label = "largest goal error, length or rad (log scale)";
-    DrawLinePlot(convergence, out->dir(), "convergence");
-    out->AddFigure("convergence.png",
-                   "Largest goal error (position or angle) per iteration on "
-                   "trial 0, from each solver's trace (solvers without an "
-                   "iteration trace, e.g. closed-form ones, are absent)");
-  }
+  if (convergence.series.empty()) return;
+  PrepareSolverPlot(&convergence);
+  convergence.note =
+      LeftOut(refused, untraced,
+              "Not drawn, no iteration trace (closed-form, or a solver that "
+              "records none): ");
+  DrawLinePlot(convergence, out->dir(), "convergence");
+  out->AddFigure(
+      "convergence.png",
+      "Largest goal error (position or angle) per iteration on "
+      "trial 0, from each solver's trace" +
+          std::string(convergence.note.empty() ? "" : ". " + convergence.note));
 }
 
 // Trajectory mode: per-frame error and joint step of trial 0.
@@ -374,10 +479,16 @@ void DrawFrameErrorsAndSteps(const Study& study, const StudyResult& result,
   steps.title = "Trial 0: joint motion per frame";
   steps.x_label = "frame";
   steps.y_label = "joint step |q_k - q_{k-1}| (rad)";
+  std::vector<std::string> refused;
   for (int s = 0; s < num_solvers; ++s) {
+    if (Refused(result, s)) {
+      refused.push_back(study.solvers[s].label);
+      continue;
+    }
     Series e, j;
     e.title = j.title = study.solvers[s].label;
-    e.color = j.color = PaletteColor(s);
+    SetDistinctStyle(s, &e);
+    SetDistinctStyle(s, &j);
     const auto& poses = result.first_trial_poses[s];
     for (const StudyRecord* r : result.Of(s)) {
       if (r->trial != 0) continue;
@@ -391,13 +502,20 @@ void DrawFrameErrorsAndSteps(const Study& study, const StudyResult& result,
     error.series.push_back(e);
     steps.series.push_back(j);
   }
+  if (error.series.empty()) return;
+  for (LinePlot* plot : {&error, &steps}) {
+    PrepareSolverPlot(plot);
+    plot->note = LeftOut(refused, {}, "");
+  }
   DrawLinePlot(error, out->dir(), "frame_errors");
   out->AddFigure("frame_errors.png",
-                 "Largest goal error at each frame of trial 0's path");
+                 "Largest goal error at each frame of trial 0's path" +
+                     std::string(error.note.empty() ? "" : ". " + error.note));
   DrawLinePlot(steps, out->dir(), "joint_steps");
   out->AddFigure("joint_steps.png",
                  "Joint-space step between consecutive frames of trial 0 "
-                 "(smoothness: spikes are jumps between solution branches)");
+                 "(smoothness: spikes are jumps between solution branches)" +
+                     std::string(steps.note.empty() ? "" : ". " + steps.note));
 }
 
 // Trajectory mode: the figure at the chosen frames of trial 0.
@@ -436,7 +554,8 @@ void DrawFigureFrames(const Study& study, const StudyResult& result,
 
 void DrawPictures(const Study& study, const StudyResult& result,
                   ExperimentOutput* out) {
-  DrawSuccessAndTimes(study, result, out);
+  DrawSuccess(study, result, out);
+  DrawTimes(study, result, out);
   if (!result.trajectory) {
     DrawConvergence(study, result, out);
     return;

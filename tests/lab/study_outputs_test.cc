@@ -2,7 +2,9 @@
 // verdict rests on: trials.csv has each trial's targets, each hard
 // constraint's value, violation and activity (checked by hand on a planar
 // chain), the solver's message, and no column a goal does not have; the
-// solver table states constraint violations.
+// solver table states constraint violations; the pictures leave refused
+// solves out of the time distribution and name every solver they do not
+// draw.
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +25,7 @@
 #include "framework/builders.h"
 #include "framework/internal/read_file.h"
 #include "lab/study.h"
+#include "solvers/analytic/two_link_analytic.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 #include "tests/test_utilities.h"
 
@@ -85,6 +88,15 @@ Csv ReadCsv(const std::filesystem::path& path) {
 
 std::string OutputText(const std::filesystem::path& path) {
   return internal::ReadFile(path.string());
+}
+
+// A picture's script with its notes' line breaks (a backslash and an n in
+// the label, placed by the canvas width) read as spaces.
+std::string Unwrapped(std::string script) {
+  for (std::size_t at; (at = script.find("\\n")) != std::string::npos;) {
+    script.replace(at, 2, " ");
+  }
+  return script;
 }
 
 double Value(const std::map<std::string, std::string>& row,
@@ -311,6 +323,70 @@ TEST_CASE("A position-only study's solver table has no angle error column",
   const nlohmann::json json =
       nlohmann::json::parse(OutputText(dir / "study.json"));
   CHECK(json["solvers"][0]["median_angle_error"].is_null());
+  std::filesystem::remove_all(dir);
+}
+
+// The data block of the series titled `title` in a line plot's script: its
+// (x, y) rows.
+std::vector<std::pair<double, double>> SeriesData(const std::string& script,
+                                                  const std::string& title) {
+  const std::size_t at = script.find("title \"" + title + "\"");
+  REQUIRE(at != std::string::npos);
+  const std::size_t name = script.rfind("$d", at);
+  const std::string block =
+      script.substr(name, script.find(' ', name) - name);  // "$d3"
+  std::istringstream lines(
+      script.substr(script.find(block + " << EOD\n") + block.size() + 8));
+  std::vector<std::pair<double, double>> out;
+  for (std::string line; std::getline(lines, line) && line != "EOD";) {
+    std::istringstream xy(line);
+    double x = 0.0, y = 0.0;
+    xy >> x >> y;
+    out.emplace_back(x, y);
+  }
+  return out;
+}
+
+TEST_CASE(
+    "The pictures mark refused solvers as refused, keep refused solves "
+    "out of the time distribution and name the solvers without a trace",
+    "[lab][study]") {
+  Study study;
+  study.name = "refusals";
+  study.model =
+      std::make_shared<const Model>(PlanarChain({1.0, 0.8, 0.6}).Compile());
+  study.goals = {GoalSpec::Position("effector")};
+  study.trials = 4;
+  study.time_budget_seconds = 0.0;
+  // two-link refuses a three-link chain on every trial; "half" refuses the
+  // odd trials and records no trace.
+  study.solvers = {Use("lbfgsb", LbfgsbOptions{}),
+                   Use("two-link", TwoLinkOptions{}),
+                   FixedAnswer("half", Eigen::Vector3d(0.1, 0.2, 0.3), true)};
+  const StudyResult result = RunStudy(study);
+  REQUIRE_FALSE(result.Summary("two-link").rejected.empty());
+  const auto dir = WriteOutputs(study, result, "iklab_study_refusals");
+
+  const std::string cdf = Unwrapped(OutputText(dir / "time_cdf.gp"));
+  CHECK(cdf.find("title \"two-link\"") == std::string::npos);
+  CHECK(cdf.find("refused every solve: two-link") != std::string::npos);
+  CHECK(cdf.find("half (2 of 4)") != std::string::npos);
+  // "half" attempted 2 of its 4 solves: its curve ends at 0.5.
+  const auto half = SeriesData(cdf, "half");
+  REQUIRE(half.size() == 2u);
+  CHECK(half.back().second == 0.5);
+  CHECK(SeriesData(cdf, "lbfgsb").back().second == 1.0);
+
+  const std::string success = Unwrapped(OutputText(dir / "success.gp"));
+  CHECK(success.find("refused every trial") != std::string::npos);
+  CHECK(success.find("fs pattern") != std::string::npos);
+  CHECK(success.find("\"two-link\" 1") != std::string::npos);  // on the axis
+
+  const std::string convergence = Unwrapped(OutputText(dir / "convergence.gp"));
+  CHECK(convergence.find("title \"lbfgsb\"") != std::string::npos);
+  CHECK(convergence.find("no iteration trace") != std::string::npos);
+  CHECK(convergence.find("half") != std::string::npos);
+  CHECK(convergence.find("refused every solve: two-link") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
