@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "constraints/internal/goal_parameters.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
 #include "framework/internal/check.h"
@@ -120,6 +121,15 @@ GoalError AimingGoal::Error(const Model& model, const Data& data) const {
   error.angle = internal::AngleBetween(u, v_W);
   error.aim = 1.0 - std::clamp(u.dot(v_W), -1.0, 1.0);
   return error;
+}
+
+GoalErrorParts AimingGoal::error_parts() const { return {false, true, true}; }
+
+std::vector<GoalParameter> AimingGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendVector("axis", direction_, &out);
+  internal::AppendVector("target", target_, &out);
+  return out;
 }
 
 }  // namespace iklab

@@ -2,6 +2,7 @@
 #define IKLAB_CONSTRAINTS_AIMING_GOAL_H_
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -56,6 +57,10 @@ class AimingGoal final : public SiteGoal {
   /// True if the target coincides with the aim point at the pose in `data`.
   bool IsDegenerate(const Model& model, const Data& data) const;
 
+  /// Parameters(): axis_x, _y, _z (v_S, site frame), target_x, _y, _z (p,
+  /// the point aimed at, world).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

@@ -276,4 +276,21 @@ GoalError CollisionGoal::Error(const Model& model, const Data& data) const {
   return error;
 }
 
+GoalErrorParts CollisionGoal::error_parts() const {
+  return {true, false, false};
+}
+
+std::vector<GoalParameter> CollisionGoal::Parameters() const {
+  return {{"margin", options_.margin}};
+}
+
+std::vector<BoundedQuantity> CollisionGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>&) const {
+  BoundedQuantity clearance{"min_clearance",
+                            Clearances(model, data).minCoeff()};
+  clearance.lower = options_.margin;
+  return {clearance};
+}
+
 }  // namespace iklab

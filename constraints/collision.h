@@ -124,6 +124,13 @@ class CollisionGoal final : public InequalityGoal {
   /// (negative = penetration), in pairs() order.
   Eigen::VectorXd Clearances(const Model& model, const Data& data) const;
 
+  /// Parameters(): margin. Quantities(): min_clearance = the smallest
+  /// clearance d_k − r_1 − r_2 over the pairs, ≥ margin (length units).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "framework/internal/check.h"
@@ -36,6 +37,27 @@ std::string ChildNames(const char* kind, const GoalList& goals) {
     out += goals[i] ? goals[i]->name() : "null";
   }
   return out + ")";
+}
+
+GoalErrorParts PartsUnion(const GoalList& goals) {
+  GoalErrorParts out;
+  for (const auto& g : goals) {
+    const GoalErrorParts p = g->error_parts();
+    out.position |= p.position;
+    out.angle |= p.angle;
+    out.aim |= p.aim;
+  }
+  return out;
+}
+
+std::vector<GoalParameter> PrefixedParameters(const GoalList& goals) {
+  std::vector<GoalParameter> out;
+  for (size_t i = 0; i < goals.size(); ++i) {
+    for (GoalParameter& p : goals[i]->Parameters()) {
+      out.push_back({"part" + std::to_string(i) + "_" + p.name, p.value});
+    }
+  }
+  return out;
 }
 
 bool AnyUsesConfiguration(const GoalList& goals) {
@@ -198,6 +220,22 @@ GoalError DisjunctiveGoal::ErrorAt(
   GoalError error = goals_[active]->ErrorAt(model, data, q);
   error.active_alternative = active;
   return error;
+}
+
+GoalErrorParts WeightedSumGoal::error_parts() const {
+  return PartsUnion(goals_);
+}
+
+std::vector<GoalParameter> WeightedSumGoal::Parameters() const {
+  return PrefixedParameters(goals_);
+}
+
+GoalErrorParts DisjunctiveGoal::error_parts() const {
+  return PartsUnion(goals_);
+}
+
+std::vector<GoalParameter> DisjunctiveGoal::Parameters() const {
+  return PrefixedParameters(goals_);
 }
 
 }  // namespace iklab

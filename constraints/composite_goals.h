@@ -35,6 +35,10 @@ class WeightedSumGoal final : public Goal {
     return goals_;
   }
   bool uses_configuration() const override { return uses_configuration_; }
+  /// The union of the children's parts.
+  GoalErrorParts error_parts() const override;
+  /// The children's parameters, each name prefixed with part<i>_ (i from 0).
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
   /// As Error(), with q passed to the children's ErrorAt(), so children that
   /// read q (joint goals) report their errors too (Error() has no q and
@@ -87,6 +91,10 @@ class DisjunctiveGoal final : public Goal {
                             Eigen::VectorXd()) const;
 
   bool uses_configuration() const override { return uses_configuration_; }
+  /// The union of the children's parts.
+  GoalErrorParts error_parts() const override;
+  /// The children's parameters, each name prefixed with part<i>_ (i from 0).
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
   /// As Error(), with q passed to the children's ErrorAt(), so children that
   /// read q (joint goals) report their errors too (Error() has no q and

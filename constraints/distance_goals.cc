@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "constraints/internal/distance_bounds.h"
+#include "constraints/internal/goal_parameters.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
 #include "framework/internal/check.h"
@@ -59,6 +60,14 @@ void ForEachDistanceRow(double min, double max, Fn&& fn) {
 
 double DistanceViolation(double d, double min, double max) {
   return std::max({0.0, min - d, d - max});
+}
+
+// The distance d against [min, max]; min = 0 means no lower bound.
+BoundedQuantity DistanceQuantity(double d, double min, double max) {
+  BoundedQuantity q{"distance", d};
+  if (min > 0.0) q.lower = min;
+  q.upper = max;
+  return q;
 }
 
 }  // namespace
@@ -188,6 +197,45 @@ GoalError SiteDistanceGoal::Error(const Model& model, const Data& data) const {
   error.position = DistanceViolation(d, min_, max_);
   error.degenerate = d < 1e-12;
   return error;
+}
+
+GoalErrorParts PointDistanceGoal::error_parts() const {
+  return {true, false, false};
+}
+
+std::vector<GoalParameter> PointDistanceGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendVector("point", point_, &out);
+  out.push_back({"min_distance", min_});
+  out.push_back({"max_distance", max_});
+  return out;
+}
+
+std::vector<BoundedQuantity> PointDistanceGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>&) const {
+  const double d =
+      (internal::SitePoseUnchecked(model, data, site_).translation() - point_)
+          .norm();
+  return {DistanceQuantity(d, min_, max_)};
+}
+
+GoalErrorParts SiteDistanceGoal::error_parts() const {
+  return {true, false, false};
+}
+
+std::vector<GoalParameter> SiteDistanceGoal::Parameters() const {
+  return {{"min_distance", min_}, {"max_distance", max_}};
+}
+
+std::vector<BoundedQuantity> SiteDistanceGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>&) const {
+  const double d =
+      (internal::SitePoseUnchecked(model, data, site_a_).translation() -
+       internal::SitePoseUnchecked(model, data, site_b_).translation())
+          .norm();
+  return {DistanceQuantity(d, min_, max_)};
 }
 
 }  // namespace iklab

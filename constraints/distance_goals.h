@@ -8,6 +8,7 @@
 /// r = max(0, c) as in inequality_goal.h.
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -42,6 +43,13 @@ class PointDistanceGoal final : public InequalityGoal {
   double min_distance() const { return min_; }
   double max_distance() const { return max_; }
 
+  /// Parameters(): point_x, _y, _z (o), min_distance, max_distance.
+  /// Quantities(): distance = d, length units.
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -74,6 +82,13 @@ class SiteDistanceGoal final : public InequalityGoal {
                    const std::string& site_b, double min_distance,
                    double max_distance, double weight = 1.0);
 
+  /// Parameters(): min_distance, max_distance. Quantities(): distance = d,
+  /// length units.
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

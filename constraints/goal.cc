@@ -17,6 +17,10 @@ Goal::Goal(int num_residuals, double weight, std::string name)
   internal::CheckNonNegative(weight, name_, "weight");
 }
 
+GoalErrorParts Goal::error_parts() const { return {true, true, true}; }
+
+std::vector<GoalParameter> Goal::Parameters() const { return {}; }
+
 void Goal::set_weight(double weight) {
   internal::CheckNonNegative(weight, name_, "weight");
   weight_ = weight;

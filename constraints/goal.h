@@ -26,6 +26,7 @@
 ///    Data. Setters (targets, weights) must not be called during a solve.
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -52,6 +53,22 @@ struct GoalError {
   /// For a DisjunctiveGoal: index of the alternative that is active (has the
   /// smallest potential); −1 for other goals.
   int active_alternative = -1;
+};
+
+/// Which fields of GoalError a goal fills. The others stay 0 for it and mean
+/// nothing (a position goal has no angle error): outputs leave them out.
+struct GoalErrorParts {
+  bool position = false;
+  bool angle = false;
+  bool aim = false;
+};
+
+/// One named number of what a goal asks for — its target or a bound — in
+/// natural units, for outputs that must state what each trial asked (e.g.
+/// {"target_x", 0.4}, {"half_angle", 0.1}).
+struct GoalParameter {
+  std::string name;
+  double value = 0.0;
 };
 
 /// Abstract goal: a residual r(q) with Jacobian ∂r/∂q and a weight w, giving
@@ -99,6 +116,20 @@ class Goal {
     (void)q;
     return Error(model, data);
   }
+
+  /// The GoalError fields Error() fills for this goal. The default, for a
+  /// goal that does not say, is all three.
+  virtual GoalErrorParts error_parts() const;
+
+  /// What the goal asks for, as named numbers in natural units: the same
+  /// names in the same order for every goal of a kind with the same options.
+  /// Conventions: world points and directions as `<name>_x`, `_y`, `_z`
+  /// (length units; unit vectors for directions); site-frame axes likewise;
+  /// rotations as the unit quaternion `<name>_qw`, `_qx`, `_qy`, `_qz` with
+  /// qw ≥ 0; angles in radians; an absent bound as ±infinity. For outputs,
+  /// not for solver loops (it allocates). The default: none (a goal that
+  /// does not say).
+  virtual std::vector<GoalParameter> Parameters() const;
 
   /// Checks that the goal can be evaluated on `model` (its site index exists
   /// and names the same site it was built with; vector sizes match nq).

@@ -1,5 +1,6 @@
 #include "constraints/inequality_goal.h"
 
+#include <string>
 #include <utility>
 
 #include "framework/internal/check.h"
@@ -37,6 +38,20 @@ void InequalityGoal::EvaluateConstraint(
                          model.nq());
   }
   DoEvaluateConstraint(model, data, q, value, jacobian);
+}
+
+std::vector<BoundedQuantity> InequalityGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>& q) const {
+  Eigen::VectorXd c(num_constraints());
+  EvaluateConstraint(model, data, q, c, nullptr);
+  std::vector<BoundedQuantity> out(c.size());
+  for (Eigen::Index i = 0; i < c.size(); ++i) {
+    out[i].name = "c" + std::to_string(i);
+    out[i].value = c[i];
+    out[i].upper = 0.0;
+  }
+  return out;
 }
 
 void InequalityGoal::DoEvaluate(const Model& model, const Data& data,

@@ -24,10 +24,15 @@
 ///    it trades violation against them in proportion to the weights.
 ///
 /// Each subclass states c(q) in its class comment, writes the chain rule
-/// beside its Jacobian, and reports the violation in natural units from
-/// Error() (0 when satisfied), so SolveOptions' tolerances apply to it.
+/// beside its Jacobian, reports the violation in natural units from
+/// Error() (0 when satisfied), so SolveOptions' tolerances apply to it, and
+/// the quantities it bounds in natural units from Quantities() (a cone's
+/// angle, a box's offsets), so an output can say where a pose stands
+/// against each bound.
 
+#include <limits>
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -35,6 +40,19 @@
 #include "framework/model.h"
 
 namespace iklab {
+
+/// One quantity an inequality goal bounds, at a pose, in natural units: the
+/// goal's c(q) ≤ 0 holds on it iff lower ≤ value ≤ upper (±infinity: no
+/// bound on that side). E.g. a cone's angle ∠(b, d) with upper = α.
+struct BoundedQuantity {
+  std::string name;
+  double value = 0.0;
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  /// In radians (or a joint coordinate's own unit, as GoalError::angle)
+  /// rather than length units: which tolerance applies to it.
+  bool angular = false;
+};
 
 /// Abstract inequality goal c(q) ≤ 0 (see the file comment). The Goal
 /// residual (soft use) is max(0, c).
@@ -55,6 +73,18 @@ class InequalityGoal : public Goal {
                           const Eigen::Ref<const Eigen::VectorXd>& q,
                           Eigen::Ref<Eigen::VectorXd> value,
                           Eigen::Ref<Eigen::MatrixXd>* jacobian) const;
+
+  /// The quantities c(q) bounds, in natural units, at the pose in `data`
+  /// (FK has run for q; q is read only by goals that uses_configuration()).
+  /// The names and their order are fixed for a goal (NaN values where the
+  /// pose leaves a quantity undefined, e.g. a gaze target on the site). For
+  /// outputs, not for solver loops (it allocates). The default, for a goal
+  /// that does not say, is c(q)'s own rows: "c0", "c1", … with upper
+  /// bound 0, in the goal's units.
+  /// @throws std::invalid_argument as EvaluateConstraint.
+  virtual std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const;
 
  protected:
   InequalityGoal(int num_constraints, double weight, std::string name);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include "constraints/internal/validation.h"
@@ -183,6 +184,48 @@ GoalError JointRangeGoal::ErrorAt(
     error.angle = std::max({error.angle, qj - upper_[k], lower_[k] - qj});
   }
   return error;
+}
+
+GoalErrorParts JointPostureGoal::error_parts() const {
+  return {false, true, false};
+}
+
+std::vector<GoalParameter> JointPostureGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  for (std::size_t k = 0; k < coordinates_.size(); ++k) {
+    out.push_back({"target_q" + std::to_string(coordinates_[k]), targets_[k]});
+  }
+  return out;
+}
+
+GoalErrorParts JointRangeGoal::error_parts() const {
+  return {false, true, false};
+}
+
+std::vector<GoalParameter> JointRangeGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  for (std::size_t k = 0; k < coordinates_.size(); ++k) {
+    out.push_back({"lower_q" + std::to_string(coordinates_[k]), lower_[k]});
+  }
+  for (std::size_t k = 0; k < coordinates_.size(); ++k) {
+    out.push_back({"upper_q" + std::to_string(coordinates_[k]), upper_[k]});
+  }
+  return out;
+}
+
+std::vector<BoundedQuantity> JointRangeGoal::Quantities(
+    const Model&, const Data&,
+    const Eigen::Ref<const Eigen::VectorXd>& q) const {
+  if (q.size() != nq_) {
+    ThrowInvalidArgument(name(), ": q has ", q.size(), " entries; expected ",
+                         nq_);
+  }
+  std::vector<BoundedQuantity> out;
+  for (std::size_t k = 0; k < coordinates_.size(); ++k) {
+    out.push_back({"q" + std::to_string(coordinates_[k]), q[coordinates_[k]],
+                   lower_[k], upper_[k], true});
+  }
+  return out;
 }
 
 }  // namespace iklab

@@ -34,6 +34,10 @@ class JointPostureGoal final : public Goal {
                    const Eigen::VectorXd& targets, double weight = 1.0);
 
   bool uses_configuration() const override { return true; }
+  /// Parameters(): target_q<j> per coordinate j (t_j; the coordinate's
+  /// unit).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
   /// The error at q (Error(model, data) cannot see q and reports 0).
   GoalError ErrorAt(const Model& model, const Data& data,
@@ -71,6 +75,14 @@ class JointRangeGoal final : public InequalityGoal {
                  double weight = 1.0);
 
   bool uses_configuration() const override { return true; }
+  /// Parameters(): lower_q<j> per coordinate j, then upper_q<j>.
+  /// Quantities(): q<j> = q_j per coordinate (angular: radians, or length
+  /// units for a prismatic coordinate, as Error()).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
   /// The error at q (Error(model, data) cannot see q and reports 0).
   GoalError ErrorAt(const Model& model, const Data& data,

@@ -1,5 +1,6 @@
 #include "constraints/orientation_goal.h"
 
+#include "constraints/internal/goal_parameters.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/tolerance_box.h"
 #include "constraints/internal/validation.h"
@@ -169,6 +170,46 @@ GoalError AxisTangentGoal::Error(const Model& model, const Data& data) const {
   error.angle = internal::AngleBetween(b, target_);
   error.aim = 1.0 - b.dot(target_);
   return error;
+}
+
+GoalErrorParts OrientationGoal::error_parts() const {
+  return {false, true, false};
+}
+
+std::vector<GoalParameter> OrientationGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendRotation("target", target_, &out);
+  return out;
+}
+
+GoalErrorParts AxisGoal::error_parts() const { return {false, true, true}; }
+
+std::vector<GoalParameter> AxisGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendVector("axis", axis_, &out);
+  internal::AppendVector("direction", target_, &out);
+  return out;
+}
+
+GoalErrorParts RotationVectorGoal::error_parts() const {
+  return {false, true, false};
+}
+
+std::vector<GoalParameter> RotationVectorGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendRotation("target", target_, &out);
+  return out;
+}
+
+GoalErrorParts AxisTangentGoal::error_parts() const {
+  return {false, true, true};
+}
+
+std::vector<GoalParameter> AxisTangentGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendVector("axis", axis_, &out);
+  internal::AppendVector("direction", target_, &out);
+  return out;
 }
 
 }  // namespace iklab

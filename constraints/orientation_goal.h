@@ -2,6 +2,7 @@
 #define IKLAB_CONSTRAINTS_ORIENTATION_GOAL_H_
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -33,6 +34,9 @@ class OrientationGoal final : public SiteGoal {
   /// @throws std::invalid_argument if `target` is not a finite rotation.
   void set_target(const Eigen::Matrix3d& target);
 
+  /// Parameters(): target_qw, _qx, _qy, _qz (R_WG).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -66,6 +70,10 @@ class AxisGoal final : public SiteGoal {
   /// @throws std::invalid_argument if `target` is not a finite unit vector.
   void set_target(const Eigen::Vector3d& target);
 
+  /// Parameters(): axis_x, _y, _z (a_S, site frame), direction_x, _y, _z
+  /// (a_G, world).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -97,6 +105,9 @@ class RotationVectorGoal final : public SiteGoal {
                      const Eigen::Matrix3d& target, double weight = 1.0);
 
   const Eigen::Matrix3d& target() const { return target_; }
+  /// Parameters(): target_qw, _qx, _qy, _qz (R_WG).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -126,6 +137,9 @@ class AxisTangentGoal final : public SiteGoal {
                   const Eigen::Vector3d& axis, const Eigen::Vector3d& target,
                   double weight = 1.0);
 
+  /// Parameters(): as AxisGoal.
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "constraints/internal/goal_parameters.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
 
@@ -46,6 +47,15 @@ GoalError PlaneGoal::Error(const Model& model, const Data& data) const {
       (point_ - internal::SitePoseUnchecked(model, data, site()).translation())
           .dot(normal_));
   return error;
+}
+
+GoalErrorParts PlaneGoal::error_parts() const { return {true, false, false}; }
+
+std::vector<GoalParameter> PlaneGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendVector("point", point_, &out);
+  internal::AppendVector("normal", normal_, &out);
+  return out;
 }
 
 }  // namespace iklab

@@ -2,6 +2,7 @@
 #define IKLAB_CONSTRAINTS_PLANE_GOAL_H_
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -30,6 +31,9 @@ class PlaneGoal final : public SiteGoal {
   /// @throws std::invalid_argument as the constructor.
   void set_plane(const Eigen::Vector3d& point, const Eigen::Vector3d& normal);
 
+  /// Parameters(): point_x, _y, _z and normal_x, _y, _z (world).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

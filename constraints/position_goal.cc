@@ -1,5 +1,6 @@
 #include "constraints/position_goal.h"
 
+#include "constraints/internal/goal_parameters.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
 
@@ -40,6 +41,16 @@ GoalError PositionGoal::Error(const Model& model, const Data& data) const {
       (target_ - internal::SitePoseUnchecked(model, data, site()).translation())
           .norm();
   return error;
+}
+
+GoalErrorParts PositionGoal::error_parts() const {
+  return {true, false, false};
+}
+
+std::vector<GoalParameter> PositionGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendVector("target", target_, &out);
+  return out;
 }
 
 }  // namespace iklab

@@ -2,6 +2,7 @@
 #define IKLAB_CONSTRAINTS_POSITION_GOAL_H_
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -30,6 +31,9 @@ class PositionGoal final : public SiteGoal {
   /// @throws std::invalid_argument if `target` is not finite.
   void set_target(const Eigen::Vector3d& target);
 
+  /// Parameters(): target_x, _y, _z (p_WT).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "constraints/internal/goal_parameters.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
 #include "framework/internal/check.h"
@@ -66,6 +67,16 @@ GoalError PositionOrientationGoal::Error(const Model& model,
   error.position = (target_.translation() - X_WS.translation()).norm();
   error.angle = internal::RotationAngle(target_.linear(), X_WS.linear());
   return error;
+}
+
+GoalErrorParts PositionOrientationGoal::error_parts() const {
+  return {true, true, false};
+}
+
+std::vector<GoalParameter> PositionOrientationGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendPose("target", target_, &out);
+  return out;
 }
 
 }  // namespace iklab

@@ -2,6 +2,7 @@
 #define IKLAB_CONSTRAINTS_POSITION_ORIENTATION_GOAL_H_
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -64,6 +65,9 @@ class PositionOrientationGoal final : public SiteGoal {
   /// @throws std::invalid_argument as the constructor.
   void set_target(const Eigen::Isometry3d& target);
 
+  /// Parameters(): target_x, _y, _z, target_qw, _qx, _qy, _qz (X_WG).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

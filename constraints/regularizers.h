@@ -36,6 +36,8 @@ class TikhonovRegularizer final : public Goal {
   void set_reference(const Eigen::VectorXd& reference);
 
   bool uses_configuration() const override { return true; }
+  /// None: a regularizer has no goal error (Error() reports 0).
+  GoalErrorParts error_parts() const override { return {}; }
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -77,6 +79,8 @@ class JointCenterBias final : public Goal {
   double Cost(const Eigen::Ref<const Eigen::VectorXd>& q) const;
 
   bool uses_configuration() const override { return true; }
+  /// None: a regularizer has no goal error (Error() reports 0).
+  GoalErrorParts error_parts() const override { return {}; }
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

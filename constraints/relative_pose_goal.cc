@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
+#include "constraints/internal/goal_parameters.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/tolerance_box.h"
 #include "constraints/internal/validation.h"
@@ -266,6 +268,58 @@ GoalError RelativePoseBoxGoal::Error(const Model& model,
   error.position = BoxViolation(rel.e, lower_, upper_, 0);
   error.angle = BoxViolation(rel.e, lower_, upper_, 3);
   return error;
+}
+
+GoalErrorParts RelativePoseGoal::error_parts() const {
+  return {parts_.position, parts_.orientation, false};
+}
+
+std::vector<GoalParameter> RelativePoseGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  if (parts_.position) {
+    internal::AppendVector("target", target_.translation(), &out);
+  }
+  if (parts_.orientation) {
+    internal::AppendRotation("target", target_.linear(), &out);
+  }
+  return out;
+}
+
+namespace {
+
+const std::vector<std::string>& RelativeBoxComponents() {
+  static const std::vector<std::string> kNames = {"x",  "y",  "z",
+                                                  "rx", "ry", "rz"};
+  return kNames;
+}
+
+}  // namespace
+
+GoalErrorParts RelativePoseBoxGoal::error_parts() const {
+  // A part is measured when some bound of it is finite.
+  return {internal::CountFiniteBounds(lower_.head<3>(), upper_.head<3>()) > 0,
+          internal::CountFiniteBounds(lower_.tail<3>(), upper_.tail<3>()) > 0,
+          false};
+}
+
+std::vector<GoalParameter> RelativePoseBoxGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendPose("target", target_, &out);
+  internal::AppendBox(RelativeBoxComponents(), lower_, upper_, &out);
+  return out;
+}
+
+std::vector<BoundedQuantity> RelativePoseBoxGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>&) const {
+  const RelativePose rel =
+      ComputeRelativePose(model, data, site_a_, site_b_, target_);
+  std::vector<BoundedQuantity> out;
+  for (int k = 0; k < 6; ++k) {
+    out.push_back(
+        {RelativeBoxComponents()[k], rel.e[k], lower_[k], upper_[k], k >= 3});
+  }
+  return out;
 }
 
 }  // namespace iklab

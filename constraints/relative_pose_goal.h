@@ -90,6 +90,10 @@ class RelativePoseGoal final : public Goal {
   /// @throws std::invalid_argument as the constructor.
   void set_target(const Eigen::Isometry3d& target);
 
+  /// Parameters(): target_x, _y, _z (p_AT; with the position part) and
+  /// target_qw, _qx, _qy, _qz (R_AT; with the orientation part).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -137,6 +141,14 @@ class RelativePoseBoxGoal final : public InequalityGoal {
                       const Eigen::Matrix<double, 6, 1>& upper,
                       double weight = 1.0);
 
+  /// Parameters(): target_x, _y, _z, target_qw, _qx, _qy, _qz (X_AT),
+  /// lower_x, _y, _z, _rx, _ry, _rz, then upper_… (±infinity: free).
+  /// Quantities(): x, y, z (length units) and rx, ry, rz (radians) = e.
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
+#include "constraints/internal/goal_parameters.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/tolerance_box.h"
 #include "constraints/internal/validation.h"
@@ -340,6 +343,104 @@ GoalError OrientationBoxGoal::Error(const Model& model,
   error.angle = BoxViolation(
       internal::RotationLog(target_.transpose() * R_WS), lower_, upper_);
   return error;
+}
+
+GoalErrorParts ConeGoal::error_parts() const { return {false, true, false}; }
+
+std::vector<GoalParameter> ConeGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendVector("axis", axis_, &out);
+  internal::AppendVector("direction", direction_, &out);
+  out.push_back({"half_angle", half_angle_});
+  return out;
+}
+
+std::vector<BoundedQuantity> ConeGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>&) const {
+  const Eigen::Vector3d b =
+      internal::SitePoseUnchecked(model, data, site_).linear() * axis_;
+  BoundedQuantity angle{"angle", internal::AngleBetween(b, direction_)};
+  angle.upper = half_angle_;
+  angle.angular = true;
+  return {angle};
+}
+
+GoalErrorParts GazeGoal::error_parts() const { return {false, true, false}; }
+
+std::vector<GoalParameter> GazeGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendVector("axis", axis_, &out);
+  internal::AppendVector("target", target_, &out);
+  out.push_back({"half_angle", half_angle_});
+  return out;
+}
+
+std::vector<BoundedQuantity> GazeGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>&) const {
+  const Eigen::Isometry3d X_WS =
+      internal::SitePoseUnchecked(model, data, site_);
+  const Eigen::Vector3d to_target = target_ - X_WS.translation();
+  BoundedQuantity angle{"angle",
+                        to_target.norm() < 1e-12
+                            ? std::numeric_limits<double>::quiet_NaN()
+                            : internal::AngleBetween(X_WS.linear() * axis_,
+                                                     to_target.normalized())};
+  angle.upper = half_angle_;
+  angle.angular = true;
+  return {angle};
+}
+
+GoalErrorParts PositionBoxGoal::error_parts() const {
+  return {true, false, false};
+}
+
+std::vector<GoalParameter> PositionBoxGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendPose("frame", frame_, &out);
+  internal::AppendBox({"x", "y", "z"}, lower_, upper_, &out);
+  return out;
+}
+
+std::vector<BoundedQuantity> PositionBoxGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>&) const {
+  const Eigen::Vector3d e =
+      frame_.linear().transpose() *
+      (internal::SitePoseUnchecked(model, data, site_).translation() -
+       frame_.translation());
+  std::vector<BoundedQuantity> out;
+  for (int k = 0; k < 3; ++k) {
+    out.push_back(
+        {std::string(1, "xyz"[k]), e[k], lower_[k], upper_[k], false});
+  }
+  return out;
+}
+
+GoalErrorParts OrientationBoxGoal::error_parts() const {
+  return {false, true, false};
+}
+
+std::vector<GoalParameter> OrientationBoxGoal::Parameters() const {
+  std::vector<GoalParameter> out;
+  internal::AppendRotation("target", target_, &out);
+  internal::AppendBox({"rx", "ry", "rz"}, lower_, upper_, &out);
+  return out;
+}
+
+std::vector<BoundedQuantity> OrientationBoxGoal::Quantities(
+    const Model& model, const Data& data,
+    const Eigen::Ref<const Eigen::VectorXd>&) const {
+  const Eigen::Vector3d phi = internal::RotationLog(
+      target_.transpose() *
+      internal::SitePoseUnchecked(model, data, site_).linear());
+  std::vector<BoundedQuantity> out;
+  for (int k = 0; k < 3; ++k) {
+    out.push_back(
+        {std::string("r") + "xyz"[k], phi[k], lower_[k], upper_[k], true});
+  }
+  return out;
 }
 
 }  // namespace iklab

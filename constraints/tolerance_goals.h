@@ -10,6 +10,7 @@
 /// Jacobian (kinematics.h); column i is [v_i; ω_i].
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
@@ -43,6 +44,14 @@ class ConeGoal final : public InequalityGoal {
   /// a_S, the site axis (site frame), and d, the cone's direction (world).
   const Eigen::Vector3d& axis() const { return axis_; }
   const Eigen::Vector3d& direction() const { return direction_; }
+
+  /// Parameters(): axis_x, _y, _z (a_S), direction_x, _y, _z (d),
+  /// half_angle (α). Quantities(): angle = ∠(b, d) ≤ α, radians.
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -87,6 +96,14 @@ class GazeGoal final : public InequalityGoal {
   const Eigen::Vector3d& target() const { return target_; }
   double half_angle() const { return half_angle_; }
 
+  /// Parameters(): axis_x, _y, _z (a_S), target_x, _y, _z (t), half_angle
+  /// (α). Quantities(): angle = ∠(b, u) ≤ α, radians (NaN when the target
+  /// is on the site).
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -131,6 +148,14 @@ class PositionBoxGoal final : public InequalityGoal {
   const Eigen::Vector3d& lower() const { return lower_; }
   const Eigen::Vector3d& upper() const { return upper_; }
 
+  /// Parameters(): frame_x, _y, _z, frame_qw, _qx, _qy, _qz (X_WT),
+  /// lower_x, _y, _z, upper_x, _y, _z. Quantities(): x, y, z = e, length
+  /// units.
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:
@@ -173,6 +198,13 @@ class OrientationBoxGoal final : public InequalityGoal {
                      const Eigen::Matrix3d& target, const Eigen::Vector3d& lower,
                      const Eigen::Vector3d& upper, double weight = 1.0);
 
+  /// Parameters(): target_qw, _qx, _qy, _qz (R_WT), lower_rx, _ry, _rz,
+  /// upper_rx, _ry, _rz. Quantities(): rx, ry, rz = φ, radians.
+  GoalErrorParts error_parts() const override;
+  std::vector<GoalParameter> Parameters() const override;
+  std::vector<BoundedQuantity> Quantities(
+      const Model& model, const Data& data,
+      const Eigen::Ref<const Eigen::VectorXd>& q) const override;
   GoalError Error(const Model& model, const Data& data) const override;
 
  private:

@@ -152,12 +152,4 @@ LinePlot TrackPlot(const Model& model, const PlanarTrack& track,
   return plot;
 }
 
-std::string PaletteColor(int i) {
-  static const char* const kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c",
-                                        "#d62728", "#9467bd", "#8c564b",
-                                        "#e377c2", "#7f7f7f", "#bcbd22",
-                                        "#17becf"};
-  return kColors[((i % 10) + 10) % 10];
-}
-
 }  // namespace iklab

@@ -75,9 +75,6 @@ LinePlot LinkageFramesPlot(const Model& model,
 LinePlot TrackPlot(const Model& model, const PlanarTrack& track,
                    const std::vector<int>& frames, const std::string& title);
 
-/// A distinct colour for index i (a fixed palette).
-std::string PaletteColor(int i);
-
 }  // namespace iklab
 
 #endif  // IKLAB_LAB_PLANAR_TRACKING_H_

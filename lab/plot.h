@@ -26,7 +26,21 @@ struct Series {
   std::string color;
   /// Dashed line (gnuplot dashtype 2).
   bool dashed = false;
+  /// gnuplot dashtype when > 0 (1 solid, 2 dashed, 3 dotted, 4 dash-dot,
+  /// 5 dash-dot-dot); overrides `dashed`.
+  int dash_type = 0;
+  /// gnuplot point type of the styles with points (7: filled circle).
+  int point_type = 7;
 };
+
+/// A distinct colour for index i (a fixed palette of ten).
+std::string PaletteColor(int i);
+
+/// Styles the i-th of many curves so that each stays distinct: colour
+/// PaletteColor(i), the line's dash type and the point type changing every
+/// ten curves (solid/circle, dashed/square, dotted/triangle, dash-dot/
+/// diamond), e.g. twenty solvers in one picture.
+void SetDistinctStyle(int i, Series* series);
 
 struct LinePlot {
   std::string title;
@@ -37,23 +51,42 @@ struct LinePlot {
   bool equal_axes = false;
   bool log_x = false;
   bool log_y = false;
-  /// Key (legend) position, a gnuplot `set key` argument.
+  /// Key (legend) position, a gnuplot `set key` argument; e.g. "outside
+  /// right top vertical" keeps many entries off the curves.
   std::string key = "top right";
   int width_px = 900;
   int height_px = 600;
+  /// Text under the plot, wrapped to the width (e.g. which series are left
+  /// out and why); empty: none.
+  std::string note;
 };
 
 /// Grouped bar chart: one group per category, one bar per series.
 struct BarChart {
   std::string title;
+  /// The value axis's label (the x axis when `horizontal`).
   std::string y_label;
   std::vector<std::string> categories;
   /// series_names[s] labels values[s][category].
   std::vector<std::string> series_names;
   std::vector<std::vector<double>> values;
   bool log_y = false;
-  /// gnuplot y range, e.g. "[0:100]"; empty = automatic.
+  /// gnuplot range of the value axis, e.g. "[0:100]"; empty = automatic.
   std::string y_range;
+  /// Horizontal bars with the category names down the y axis, read
+  /// horizontally: legible with many categories (twenty solvers). The canvas
+  /// grows with the number of bars (height_px is a minimum) and each bar is
+  /// labelled with its value; log_y is ignored.
+  bool horizontal = false;
+  /// Appended to a horizontal bar's value label (e.g. " %").
+  std::string value_unit;
+  /// Per category (empty, or one per category): a non-empty note marks a
+  /// category that has no values, e.g. "refused: <reason>" — drawn as a
+  /// hatched bar across the plot carrying the note (horizontal), or under
+  /// the category's name (vertical).
+  std::vector<std::string> category_notes;
+  /// Text under the chart, wrapped to the width; empty: none.
+  std::string note;
   int width_px = 900;
   int height_px = 500;
 };

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "constraints/regularizers.h"
+#include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
 #include "solvers/registry.h"
 
@@ -155,6 +156,75 @@ Trial MakeTrial(const Study& study, const Scenario& scenario, int index,
   return trial;
 }
 
+std::vector<double> Values(const std::vector<GoalParameter>& parameters) {
+  std::vector<double> out;
+  out.reserve(parameters.size());
+  for (const GoalParameter& p : parameters) out.push_back(p.value);
+  return out;
+}
+
+// What each goal of `problem` asks for (Goal::Parameters()).
+std::vector<std::vector<double>> GoalTargets(const Problem& problem) {
+  std::vector<std::vector<double>> out;
+  for (const auto& goal : problem.goals()) {
+    out.push_back(Values(goal->Parameters()));
+  }
+  return out;
+}
+
+// Some quantity within the study's tolerance (by its unit) of a finite bound.
+bool AtABound(const Study& study,
+              const std::vector<BoundedQuantity>& quantities) {
+  for (const BoundedQuantity& b : quantities) {
+    const double tolerance =
+        b.angular ? study.angle_tolerance : study.position_tolerance;
+    for (const double bound : {b.lower, b.upper}) {
+      if (std::isfinite(bound) && std::abs(b.value - bound) <= tolerance) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// The hard constraints of `problem` at q, recomputed from FK (q usable); with
+// no usable pose, their parameters only and NaN violations.
+std::vector<ConstraintCheck> CheckConstraints(const Study& study,
+                                              const Problem& problem,
+                                              const Eigen::VectorXd& q,
+                                              bool usable,
+                                              ProblemWorkspace* workspace) {
+  std::vector<ConstraintCheck> out(problem.equality_constraints().size() +
+                                   problem.inequality_constraints().size());
+  std::size_t k = 0;
+  for (const auto& h : problem.equality_constraints()) {
+    out[k++].parameters = Values(h->Parameters());
+  }
+  for (const auto& c : problem.inequality_constraints()) {
+    out[k++].parameters = Values(c->Parameters());
+  }
+  if (!usable) {
+    for (ConstraintCheck& check : out) {
+      check.violation.position = check.violation.angle = check.violation.aim =
+          std::numeric_limits<double>::quiet_NaN();
+    }
+    return out;
+  }
+  std::vector<GoalError> violations;
+  problem.ConstraintErrors(q, workspace, &violations);  // runs FK at q
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].violation = violations[i];
+  k = problem.equality_constraints().size();
+  for (const auto& c : problem.inequality_constraints()) {
+    const std::vector<BoundedQuantity> quantities =
+        c->Quantities(problem.model(), workspace->data(), q);
+    for (const BoundedQuantity& b : quantities) {
+      out[k].values.push_back(b.value);
+    }
+    out[k++].active = AtABound(study, quantities);
+  }
+  return out;
+}
+
 // Checks one answer independently of the solver and fills the record.
 void Verify(const Study& study, const Problem& problem, const Result& result,
             StudyRecord* record) {
@@ -165,24 +235,28 @@ void Verify(const Study& study, const Problem& problem, const Result& result,
   record->attempts = result.attempts;
   record->q = result.q;
   record->claimed = result.status == SolveStatus::kConverged;
+  record->targets = GoalTargets(problem);
   const Model& model = problem.model();
+  ProblemWorkspace workspace(problem);
   if (result.q.size() != model.nq() || !result.q.allFinite()) {
     record->errors.assign(problem.goals().size(), GoalError{});
     for (GoalError& e : record->errors) {
       e.position = e.angle = e.aim = std::numeric_limits<double>::quiet_NaN();
     }
+    record->constraints =
+        CheckConstraints(study, problem, result.q, false, &workspace);
     record->verified = study.accept && study.accept(*record);
     return;
   }
-  ProblemWorkspace workspace(problem);
   record->errors = problem.GoalErrors(result.q, &workspace);
   record->within_bounds = problem.bounds().Contains(result.q, kBoundsSlack);
   // Hard constraints (if any) must hold too, checked the same way.
+  record->constraints =
+      CheckConstraints(study, problem, result.q, true, &workspace);
   bool constraints_hold = true;
-  if (problem.has_constraints()) {
-    std::vector<GoalError> constraint_errors;
-    problem.ConstraintErrors(result.q, &workspace, &constraint_errors);
-    constraints_hold = WithinTolerance(study, constraint_errors);
+  for (const ConstraintCheck& c : record->constraints) {
+    constraints_hold =
+        constraints_hold && WithinTolerance(study, {c.violation});
   }
   record->verified =
       study.accept ? study.accept(*record)
@@ -246,6 +320,41 @@ void SolveTrial(const Study& study, const Scenario& scenario, int solver_index,
     records->push_back(std::move(record));
   }
   *previous = q;
+}
+
+TermLayout Layout(const Goal& goal) {
+  TermLayout layout;
+  layout.label = goal.name();
+  layout.error_parts = goal.error_parts();
+  for (const GoalParameter& p : goal.Parameters()) {
+    layout.parameter_names.push_back(p.name);
+  }
+  return layout;
+}
+
+// The goals' and hard constraints' layouts from trial 0's problem (the
+// quantities' names at its start pose: names do not depend on the pose).
+void SetLayout(const Trial& trial0, StudyResult* result) {
+  const Problem& problem = trial0.problem;
+  for (const auto& goal : problem.goals()) {
+    result->goals.push_back(Layout(*goal));
+  }
+  for (const auto& h : problem.equality_constraints()) {
+    result->constraints.push_back(Layout(*h));
+  }
+  if (problem.inequality_constraints().empty()) return;
+  Data data(problem.model());
+  ForwardKinematics(problem.model(), trial0.q0, &data);
+  for (const auto& c : problem.inequality_constraints()) {
+    TermLayout layout = Layout(*c);
+    layout.inequality = true;
+    for (const BoundedQuantity& b :
+         c->Quantities(problem.model(), data, trial0.q0)) {
+      layout.quantity_names.push_back(b.name);
+      layout.quantity_angular.push_back(b.angular);
+    }
+    result->constraints.push_back(std::move(layout));
+  }
 }
 
 }  // namespace
@@ -440,6 +549,7 @@ StudyResult RunStudy(const Study& study,
     for (const auto& goal : trial0.problem.goals()) {
       result.goal_labels.push_back(goal->name());
     }
+    SetLayout(trial0, &result);
     result.trajectory = trial0.frames > 0;
     result.frames = trial0.frames;
   }

@@ -185,6 +185,24 @@ struct Study {
   void Validate() const;
 };
 
+/// A hard constraint of a solve's problem at the answer, recomputed from FK
+/// at q like the goal errors (not the solver's own numbers).
+struct ConstraintCheck {
+  /// What the constraint asked (Goal::Parameters() values, e.g. a cone's
+  /// axis, direction and half-angle).
+  std::vector<double> parameters;
+  /// Inequalities: the bounded quantities at q (InequalityGoal::Quantities()
+  /// values, e.g. a cone's angle); empty for an equality, whose value is its
+  /// error (`violation`).
+  std::vector<double> values;
+  /// Natural-unit violation (Problem::ConstraintErrors): an equality's goal
+  /// error, an inequality's distance outside its bounds (0 when it holds).
+  GoalError violation;
+  /// Inequalities: some quantity lies within the study's tolerance (position
+  /// or angle, by the quantity's unit) of one of its finite bounds.
+  bool active = false;
+};
+
 /// One solve (one frame in trajectory mode).
 struct StudyRecord {
   int solver = 0;  ///< index into Study::solvers
@@ -207,6 +225,27 @@ struct StudyRecord {
   Eigen::VectorXd q;
   /// Per goal, recomputed from FK at q (not the solver's own numbers).
   std::vector<GoalError> errors;
+  /// Per goal, what it asked in this solve (Goal::Parameters() values; in
+  /// trajectory mode this frame's target).
+  std::vector<std::vector<double>> targets;
+  /// Per hard constraint of the problem (equalities, then inequalities).
+  std::vector<ConstraintCheck> constraints;
+};
+
+/// What the numbers of one goal or hard constraint in the records are: read
+/// from trial 0's problem (every trial of a study has the same goal kinds).
+struct TermLayout {
+  /// Goal::name(), e.g. "position(effector)".
+  std::string label;
+  /// The GoalError fields that mean something for it (Goal::error_parts()).
+  GoalErrorParts error_parts;
+  /// Names of StudyRecord::targets (goals) or ConstraintCheck::parameters.
+  std::vector<std::string> parameter_names;
+  /// Hard constraints: an inequality (else an equality), and the names and
+  /// units of its ConstraintCheck::values (BoundedQuantity::name, angular).
+  bool inequality = false;
+  std::vector<std::string> quantity_names;
+  std::vector<bool> quantity_angular;
 };
 
 /// Per-solver aggregates.
@@ -219,9 +258,17 @@ struct SolverSummary {
   /// definition), µs.
   double mean_us = 0.0, median_us = 0.0, p95_us = 0.0, p99_us = 0.0;
   double mean_iterations = 0.0;
-  /// Medians over all solves of the largest position / angle error.
+  /// Medians over all solves of the largest position / angle error (0 when
+  /// no goal has that part: TermLayout::error_parts).
   double median_position_error = 0.0;
   double median_angle_error = 0.0;
+  /// With hard constraints: median and largest over all solves of the
+  /// largest constraint violation recomputed from FK, position-like (model
+  /// length units) and angle-like (radians); +∞ for a solve without a usable
+  /// pose; 0 without constraints.
+  double median_constraint_violation = 0.0, max_constraint_violation = 0.0;
+  double median_constraint_angle_violation = 0.0,
+         max_constraint_angle_violation = 0.0;
   /// Claimed converged but the independent check disagreed.
   int false_claims = 0;
   /// Solves per final status, e.g. {"converged", 97}, {"unreachable", 3}.
@@ -237,6 +284,10 @@ struct SolverSummary {
 /// Everything a study run produced.
 struct StudyResult {
   std::vector<std::string> goal_labels;
+  /// The goals and the hard constraints of trial 0's problem, in the order
+  /// of StudyRecord::errors / targets and StudyRecord::constraints.
+  std::vector<TermLayout> goals;
+  std::vector<TermLayout> constraints;
   std::vector<StudyRecord> records;  ///< solver-major, then trial, then frame
   std::vector<SolverSummary> summaries;
   /// Per solver, the traces of the first Study::traced_trials trials.
@@ -263,12 +314,18 @@ StudyResult RunStudy(const Study& study,
                          progress = {});
 
 /// The standard outputs in out->dir(): trials.csv (per solve: solver, trial,
-/// frame, status, success, µs, iterations, evaluations, per-goal errors, q),
-/// the report's table with a row per solver (also solvers.csv), study.json,
-/// and pictures: success rates, time distributions (CDF, log axis),
-/// convergence curves, and in trajectory mode per-frame errors, joint steps
-/// and the figure at Study::drawn_frames (planar figures in their plane, 3D
-/// ones in two projections). Then the study's claims, if any.
+/// frame, status, success, iterations, evaluations, each goal's errors —
+/// only the parts it has — and its targets, each hard constraint's
+/// parameters, values, violation and whether it was active, q, µs, and the
+/// solver's message), the report's table with a row per solver (also
+/// solvers.csv; constraint violations when the study has hard constraints),
+/// study.json (the same numbers, and the meaning and unit of every trials.csv
+/// column), and pictures: success rates (refused solvers marked), time
+/// distributions (CDF, log axis; refused solves left out and named),
+/// convergence curves (solvers without a trace named), and in trajectory mode
+/// per-frame errors, joint steps and the figure at Study::drawn_frames
+/// (planar figures in their plane, 3D ones in two projections). Then the
+/// study's claims, if any.
 /// @throws std::runtime_error if a file cannot be written or gnuplot fails
 ///   (the message names the file, or says how to install gnuplot).
 void WriteStudyOutputs(const Study& study, const StudyResult& result,

@@ -21,6 +21,7 @@ SolverSummary SummarizeSolver(const Study& study, const StudyResult& result,
   SolverSummary s;
   s.label = study.solvers[solver].label;
   std::vector<double> us, position, angle;
+  std::vector<double> constraint_position, constraint_angle;
   std::map<std::string, int> statuses;
   double iterations = 0.0;
   int invalid = 0;
@@ -34,6 +35,14 @@ SolverSummary SummarizeSolver(const Study& study, const StudyResult& result,
     us.push_back(r->microseconds);
     position.push_back(MaxPosition(r->errors));
     angle.push_back(MaxAngle(r->errors));
+    if (!result.constraints.empty()) {
+      std::vector<GoalError> violations;
+      for (const ConstraintCheck& c : r->constraints) {
+        violations.push_back(c.violation);
+      }
+      constraint_position.push_back(MaxPosition(violations));
+      constraint_angle.push_back(MaxAngle(violations));
+    }
     iterations += r->iterations;
     ++statuses[SolveStatusName(r->status)];
     if (r->status == SolveStatus::kInvalidInput) {
@@ -57,6 +66,12 @@ SolverSummary SummarizeSolver(const Study& study, const StudyResult& result,
   s.mean_iterations = iterations / s.solves;
   s.median_position_error = Median(std::move(position));
   s.median_angle_error = Median(std::move(angle));
+  if (!constraint_position.empty()) {
+    s.max_constraint_violation = Percentile(constraint_position, 1.0);
+    s.max_constraint_angle_violation = Percentile(constraint_angle, 1.0);
+    s.median_constraint_violation = Median(std::move(constraint_position));
+    s.median_constraint_angle_violation = Median(std::move(constraint_angle));
+  }
   for (const auto& [name, count] : statuses) s.statuses.emplace_back(name, count);
   if (invalid == s.solves) s.rejected = first_invalid;
   if (step_count > 0) s.mean_joint_step = steps / step_count;

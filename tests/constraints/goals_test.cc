@@ -111,6 +111,75 @@ TEST_CASE("Every goal has exactly zero potential when its target is read "
   }
 }
 
+// The value of the parameter called `name`; fails the test if there is none.
+double ParameterValue(const std::vector<GoalParameter>& parameters,
+                      const std::string& name) {
+  for (const GoalParameter& p : parameters) {
+    if (p.name == name) return p.value;
+  }
+  FAIL("no parameter " << name);
+  return kNaN;
+}
+
+TEST_CASE("Every goal kind states what it asks for as named natural-unit "
+          "parameters and says which errors it has",
+          "[constraints]") {
+  const Fixture f(7);
+  const Model& m = *f.model;
+  const Eigen::Vector3d p(0.1, -0.2, 0.3);
+  const Eigen::Matrix3d R =
+      Eigen::AngleAxisd(2.5, Eigen::Vector3d(1, 2, 2) / 3.0).toRotationMatrix();
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear() = R;
+  X.translation() = p;
+  const auto position = std::make_shared<PositionGoal>(m, kSite, p);
+  const auto pose = std::make_shared<PositionOrientationGoal>(m, kSite, X);
+  const auto plane = std::make_shared<PlaneGoal>(m, kSite, p,
+                                                 Eigen::Vector3d::UnitY());
+  const auto aiming = std::make_shared<AimingGoal>(
+      m, kSite, Eigen::Vector3d::UnitZ(), p);
+
+  const auto at_position = position->Parameters();
+  REQUIRE(at_position.size() == 3u);
+  CHECK(ParameterValue(at_position, "target_x") == p.x());
+  CHECK(ParameterValue(at_position, "target_y") == p.y());
+  CHECK(ParameterValue(at_position, "target_z") == p.z());
+  // The pose's quaternion (w ≥ 0) is its rotation.
+  const auto at_pose = pose->Parameters();
+  REQUIRE(at_pose.size() == 7u);
+  const Eigen::Quaterniond q(ParameterValue(at_pose, "target_qw"),
+                             ParameterValue(at_pose, "target_qx"),
+                             ParameterValue(at_pose, "target_qy"),
+                             ParameterValue(at_pose, "target_qz"));
+  CHECK(q.w() >= 0.0);
+  CHECK(q.toRotationMatrix().isApprox(R, 1e-12));
+  CHECK(ParameterValue(at_pose, "target_z") == p.z());
+  CHECK(ParameterValue(plane->Parameters(), "normal_y") == 1.0);
+  CHECK(ParameterValue(plane->Parameters(), "point_x") == p.x());
+  CHECK(ParameterValue(aiming->Parameters(), "axis_z") == 1.0);
+  CHECK(ParameterValue(aiming->Parameters(), "target_y") == p.y());
+  // A sum prefixes its parts' names.
+  const WeightedSumGoal sum(GoalList{position, plane});
+  CHECK(ParameterValue(sum.Parameters(), "part0_target_x") == p.x());
+  CHECK(ParameterValue(sum.Parameters(), "part1_normal_y") == 1.0);
+
+  // Error parts: a position goal has no angle, an aiming goal no position.
+  CHECK(position->error_parts().position);
+  CHECK_FALSE(position->error_parts().angle);
+  CHECK_FALSE(position->error_parts().aim);
+  CHECK(pose->error_parts().position);
+  CHECK(pose->error_parts().angle);
+  CHECK_FALSE(aiming->error_parts().position);
+  CHECK(aiming->error_parts().aim);
+  const DisjunctiveGoal any(GoalList{position, aiming});
+  CHECK(any.error_parts().position);
+  CHECK(any.error_parts().angle);
+  const TikhonovRegularizer tikhonov(m, 0.5, f.q);
+  CHECK_FALSE(tikhonov.error_parts().position);
+  CHECK_FALSE(tikhonov.error_parts().angle);
+  CHECK_FALSE(tikhonov.error_parts().aim);
+}
+
 TEST_CASE("Residuals are target minus current", "[constraints]") {
   const Fixture f(3);
   const Eigen::Vector3d offset(0.1, -0.2, 0.3);

@@ -2,6 +2,7 @@
 // against central differences on random trees (constraint values and the
 // smooth penalty form), the stacked constraint vector, and bad input.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
@@ -20,6 +21,7 @@
 #include "constraints/problem.h"
 #include "constraints/relative_pose_goal.h"
 #include "constraints/tolerance_goals.h"
+#include "framework/builders.h"
 #include "framework/kinematics.h"
 #include "tests/test_utilities.h"
 
@@ -192,6 +194,108 @@ TEST_CASE(
       for (const auto& goal : goals) CheckDerivatives(model, *goal, q_near);
     }
   }
+}
+
+// The violation of one quantity against its bounds, max(0, l − v, v − u).
+double QuantityViolation(const BoundedQuantity& b) {
+  return std::max({0.0, b.lower - b.value, b.value - b.upper});
+}
+
+TEST_CASE(
+    "Every inequality goal's quantities hold exactly where its constraint "
+    "does, and their violations bound its natural-unit error",
+    "[constraints]") {
+  for (const unsigned seed : {31u, 32u, 33u, 34u}) {
+    std::mt19937 rng(seed);
+    testing::RandomFigureOptions options;
+    options.num_joints = 4 + static_cast<int>(seed % 5) * 2;
+    options.num_sites = 3;
+    const Model model = testing::RandomFigure(&rng, options).Compile();
+    const Eigen::VectorXd q0 = testing::RandomConfiguration(model, &rng);
+    const auto goals = EveryNewGoalKind(model, q0, &rng);
+    Data data(model);
+    for (int pose = 0; pose < 6; ++pose) {
+      // Poses near q0 (some boxes hold there) and far from it.
+      const Eigen::VectorXd q =
+          pose < 3 ? Eigen::VectorXd(
+                         q0 + 0.02 * pose *
+                                  testing::RandomConfiguration(model, &rng))
+                   : testing::RandomConfiguration(model, &rng);
+      ForwardKinematics(model, q, &data);
+      for (const auto& goal : goals) {
+        const auto* inequality =
+            dynamic_cast<const InequalityGoal*>(goal.get());
+        if (inequality == nullptr) continue;
+        INFO(goal->name() << ", seed " << seed << ", pose " << pose);
+        const std::vector<BoundedQuantity> quantities =
+            inequality->Quantities(model, data, q);
+        REQUIRE_FALSE(quantities.empty());
+        const Eigen::VectorXd c = Constraint(model, *inequality, q);
+        // c ≤ 0 on every row ⇔ every quantity within its bounds (away from
+        // the boundary, where rounding may tip either side).
+        if ((c.array().abs() > 1e-9).all()) {
+          bool inside = true;
+          for (const BoundedQuantity& b : quantities) {
+            inside = inside && QuantityViolation(b) == 0.0;
+          }
+          CHECK(inside == (c.array() <= 0.0).all());
+        }
+        // Per unit, max violation ≤ Error() ≤ ‖violations‖ (Error() is the
+        // largest violation or the norm of the violations, by kind).
+        double max_length = 0.0, sum_length = 0.0;
+        double max_angle = 0.0, sum_angle = 0.0;
+        for (const BoundedQuantity& b : quantities) {
+          const double v = QuantityViolation(b);
+          (b.angular ? max_angle : max_length) =
+              std::max(b.angular ? max_angle : max_length, v);
+          (b.angular ? sum_angle : sum_length) += v * v;
+        }
+        const GoalError error = goal->ErrorAt(model, data, q);
+        CHECK(error.position >= max_length - 1e-12);
+        CHECK(error.position <= std::sqrt(sum_length) + 1e-12);
+        CHECK(error.angle >= max_angle - 1e-12);
+        CHECK(error.angle <= std::sqrt(sum_angle) + 1e-12);
+        // The names are fixed: the same at another pose.
+        const auto again = inequality->Quantities(
+            model, data, Eigen::VectorXd(q));
+        REQUIRE(again.size() == quantities.size());
+        for (std::size_t k = 0; k < again.size(); ++k) {
+          CHECK(again[k].name == quantities[k].name);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("A cone's quantity is the angle between the axis and the direction",
+          "[constraints]") {
+  // One revolute joint about z: the site's x axis at angle θ from world x.
+  const Model model = PlanarChain({1.0}).Compile();
+  Data data(model);
+  const ConeGoal cone(model, "effector", Eigen::Vector3d::UnitX(),
+                      Eigen::Vector3d::UnitX(), 0.3);
+  for (const double theta : {0.1, 0.3, -0.7}) {
+    Eigen::VectorXd q(1);
+    q << theta;
+    ForwardKinematics(model, q, &data);
+    const auto quantities = cone.Quantities(model, data, q);
+    REQUIRE(quantities.size() == 1u);
+    CHECK(quantities[0].name == "angle");
+    CHECK(quantities[0].value == Approx(std::abs(theta)));
+    CHECK(quantities[0].upper == 0.3);
+    CHECK(quantities[0].angular);
+    CHECK(cone.Error(model, data).angle ==
+          Approx(std::max(0.0, std::abs(theta) - 0.3)).margin(1e-15));
+  }
+  // The parameters state the cone: axis, direction, half-angle.
+  const std::vector<GoalParameter> parameters = cone.Parameters();
+  REQUIRE(parameters.size() == 7u);
+  CHECK(parameters[0].name == "axis_x");
+  CHECK(parameters[3].name == "direction_x");
+  CHECK(parameters[6].name == "half_angle");
+  CHECK(parameters[6].value == 0.3);
+  CHECK(cone.error_parts().angle);
+  CHECK_FALSE(cone.error_parts().position);
 }
 
 TEST_CASE("The inverse left Jacobian of SO(3) inverts the left Jacobian",
