@@ -31,6 +31,7 @@
 #include "framework/random_configuration.h"
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
+#include "lab/plot.h"
 #include "lab/scene.h"
 #include "lab/study.h"
 #include "lab/study_scene.h"

@@ -77,14 +77,6 @@ const char* StepKindName(StepKind kind) {
 
 }  // namespace
 
-std::string SceneColor(int index) {
-  static const char* const kPalette[] = {
-      "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-      "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-  const int n = static_cast<int>(sizeof(kPalette) / sizeof(kPalette[0]));
-  return kPalette[((index % n) + n) % n];
-}
-
 // ---------------------------------------------------------------- SceneView
 
 json SceneView::Layer(const char* type, const std::string& label,

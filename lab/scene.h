@@ -11,7 +11,7 @@
 ///     const int arm = scene.AddFigure(model, "arm", 0.03);
 ///     SceneView& view = scene.AddView("trial 0");
 ///     view.AddFigure(arm, {q_start}, "start", "#999999");
-///     view.AddFigure(arm, {q_answer}, "lbfgsb", SceneColor(0));
+///     view.AddFigure(arm, {q_answer}, "lbfgsb", PaletteColor(0));  // lab/plot.h
 ///     view.AddPoints({target}, "target", "#d62728", 0.02);
 ///     scene.Write(out.dir() / "scene.json");
 ///
@@ -42,9 +42,6 @@ namespace iklab {
 inline constexpr const char* kSceneFormat = "iklab-scene";
 inline constexpr int kSceneVersion = 1;
 
-/// Colour `index` of a fixed palette ("#rrggbb"; Tableau 10, repeating): one
-/// per solver, in the solver's order.
-std::string SceneColor(int index);
 
 /// One thing to look at (docs/scene-format.md, VIEW): layers over frames.
 /// Made by Scene::AddView; every Add* returns the view for chaining.
@@ -217,8 +214,8 @@ nlohmann::json SceneFigureJson(const Model& model, const std::string& name,
 /// @throws std::invalid_argument if q does not fit the problem's model.
 void AddProblemLayers(const Problem& problem, const Eigen::VectorXd& q,
                       double size, SceneView* view,
-                      const std::string& goal_color = "#d62728",
-                      const std::string& constraint_color = "#9467bd");
+                      const std::string& goal_color = "#000000",
+                      const std::string& constraint_color = "#555555");
 
 /// Checks that `scene` follows docs/scene-format.md: format and version,
 /// title/units/up, figures (steps with parents before them, sites), views

@@ -1,7 +1,9 @@
+#include "lab/study_scene.h"
+
 #include <algorithm>
-#include <stdexcept>
 #include <cmath>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,9 +12,9 @@
 #include "constraints/position_orientation_goal.h"
 #include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
+#include "lab/plot.h"
 #include "lab/scene.h"
 #include "lab/study.h"
-#include "lab/study_scene.h"
 
 // A study's 3D scene (declared in lab/internal/study_helpers.h): one view
 // per drawn trial with every solver's answer, the start pose and the goals;
@@ -125,16 +127,16 @@ void AddAnimatedView(const Study& study, const StudyResult& result,
     }
     for (int k : drawn) poses.push_back(solved[k]);
     view.AddFigure(figure, poses, study.solvers[s].label,
-                   SceneColor(static_cast<int>(s)));
+                   PaletteColor(static_cast<int>(s)));
     rows.push_back({study.solvers[s].label,
                     std::to_string(successes) + " / " + std::to_string(num_frames),
                     Number(worst)});
   }
-  if (path.size() >= 2) view.AddPath(path, false, "target path", "#d62728");
+  if (path.size() >= 2) view.AddPath(path, false, "target path", "#000000");
   if (!target_at[num_frames].empty()) {
     std::vector<std::vector<Eigen::Vector3d>> moving;
     for (int k : drawn) moving.push_back(target_at[k]);
-    view.AddAnimatedPoints(moving, "targets", "#d62728", 0.3 * size);
+    view.AddAnimatedPoints(moving, "targets", "#000000", 0.3 * size);
   }
   (void)result;
   view.SetTable({"solver", "frames solved", "largest position error"},
@@ -232,27 +234,45 @@ SceneView& AddStudyTrialView(const Study& study, const StudyResult& result,
   bool found_verified = false;
   for (int s : order) {
     const StudyRecord& r = *per_solver[s].front();
-    view.AddFigure(figure, {r.q}, study.solvers[s].label, SceneColor(s));
+    view.AddFigure(figure, {r.q}, study.solvers[s].label, PaletteColor(s));
     if (r.verified && !found_verified) {
       drawn_at = r.q;
       found_verified = true;
     }
   }
+  // Only the error parts the goals have (no column of zeros for an angle a
+  // position goal does not ask for); a refused solve has no errors or time.
+  bool position = false, angle = false;
+  for (const TermLayout& goal : result.goals) {
+    position = position || goal.error_parts.position;
+    angle = angle || goal.error_parts.angle;
+  }
+  std::vector<std::string> columns = {"solver", "status", "success"};
+  if (position) columns.push_back("position error");
+  if (angle) columns.push_back("angle error (rad)");
+  for (const char* c : {"time (µs)", "drawn"}) columns.push_back(c);
   std::vector<std::vector<std::string>> rows;
   for (int s = 0; s < num_solvers; ++s) {
     if (per_solver[s].empty()) continue;
     const StudyRecord& r = *per_solver[s].front();
+    const bool refused = r.status == SolveStatus::kInvalidInput;
     const bool drawn = std::find(order.begin(), order.end(), s) != order.end();
-    rows.push_back({study.solvers[s].label, SolveStatusName(r.status),
-                    r.verified ? "yes" : "no",
-                    internal::Number(internal::MaxPosition(r.errors)),
-                    internal::Number(internal::MaxAngle(r.errors)),
-                    internal::Number(r.microseconds), drawn ? "yes" : "no"});
+    std::vector<std::string> row = {
+        study.solvers[s].label,
+        refused ? "refused: " + r.message : SolveStatusName(r.status),
+        r.verified ? "yes" : "no"};
+    if (position) {
+      row.push_back(refused ? "" : internal::Number(internal::MaxPosition(r.errors)));
+    }
+    if (angle) {
+      row.push_back(refused ? "" : internal::Number(internal::MaxAngle(r.errors)));
+    }
+    row.push_back(refused ? "" : internal::Number(r.microseconds));
+    row.push_back(drawn ? "yes" : "no");
+    rows.push_back(std::move(row));
   }
   AddProblemLayers(made.problem, drawn_at, 0.08 * internal::Extent(model), &view);
-  view.SetTable({"solver", "status", "success", "position error",
-                 "angle error (rad)", "time (µs)", "drawn"},
-                std::move(rows));
+  view.SetTable(std::move(columns), std::move(rows));
   return view;
 }
 

@@ -14,7 +14,7 @@
 namespace iklab {
 
 /// Adds a view `name` of `study`'s trial `trial`: the start pose (grey),
-/// every solver's answer as a figure layer in its own colour (SceneColor of
+/// every solver's answer as a figure layer in its own colour (PaletteColor of
 /// the solver's index; verified answers first when `max_solvers` > 0 caps
 /// their number; refused and non-finite answers are not drawn), the trial's
 /// goals and constraints (AddProblemLayers at the first verified answer, else

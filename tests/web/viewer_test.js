@@ -134,6 +134,19 @@ async function checkReport(browser) {
       check(p.fraction > 0.003, name + ': scene ' + (n + 1) + ' is not blank (' +
             (100 * p.fraction).toFixed(1) + '% drawn)');
     }
+    // An animated scene is shown half-way, and the slider must move it.
+    const frames = await page.evaluate(() => {
+      const f = document.querySelector('.iklab-viewer .iklab-frame');
+      const player = document.querySelector('.iklab-viewer .iklab-player');
+      return f && player && player.style.display !== 'none' ? Number(f.max) : 0;
+    });
+    if (frames > 0) {
+      const before = await picture(page);
+      await setInput(page, '.iklab-frame', Math.floor(frames / 2));
+      check((await picture(page)).hash !== before.hash,
+            name + ': moving the frame slider to frame ' + Math.floor(frames / 2) +
+            ' of ' + frames + ' changes the picture');
+    }
     if (all.length > 0) await shot(page, '.iklab-viewer', name);
     await page.close();
   }
