@@ -394,8 +394,22 @@ int PaperColumns(const ArmTable& t) {
   return !t.paper_arm ? 0 : PaperHasJacobian(*t.spec) ? 3 : 2;
 }
 
+// The row of condition c's failed goals by solver status, per method (the
+// paper's columns empty).
+std::vector<std::string> StatusRow(const ArmTable& t, int c,
+                                   const std::string& label) {
+  std::vector<std::string> row = {label};
+  for (int m = 0; m < t.method_count(); ++m) {
+    row.push_back(t.failure_causes[c][m].empty() ? "–"
+                                                 : t.failure_causes[c][m]);
+  }
+  for (int p = 0; p < PaperColumns(t); ++p) row.push_back("");
+  return row;
+}
+
 // Condition c's rows of the table: times, then (reachable goals) errors,
-// failures and the failed goals by solver status.
+// failures and the failed goals by solver status, or (unreachable goals,
+// which every method fails) the goals by solver status.
 void AddConditionRows(const ArmTable& t, int c,
                       std::vector<std::vector<std::string>>* rows) {
   const TableSpec& spec = *t.spec;
@@ -423,16 +437,15 @@ void AddConditionRows(const ArmTable& t, int c,
   rows->push_back(time);
   rows->push_back(mean);
   rows->push_back(rel);
-  if (cond.unreachable) return;
+  if (cond.unreachable) {
+    rows->push_back(StatusRow(t, c, cond.name + ": goals by solver status"));
+    return;
+  }
   const bool paper_here = c == LastReachableWithLimits(spec);
   std::vector<std::string> pos = {cond.name + ": average position error (m)"};
   std::vector<std::string> ori = {cond.name + ": average " + spec.error_name};
   std::vector<std::string> fail = {cond.name + ": failures (%)"};
-  std::vector<std::string> causes = {cond.name +
-                                     ": failed goals by solver status"};
   for (int m = 0; m < t.method_count(); ++m) {
-    causes.push_back(t.failure_causes[c][m].empty() ? "–"
-                                                    : t.failure_causes[c][m]);
     pos.push_back(Fmt(summary[c][m].mean_position_error));
     ori.push_back(Fmt(summary[c][m].mean_orientation_error));
     fail.push_back(Fmt(summary[c][m].failure_percent));
@@ -444,8 +457,8 @@ void AddConditionRows(const ArmTable& t, int c,
   if (spec.task != Task::kAiming) rows->push_back(pos);
   if (spec.task != Task::kPosition) rows->push_back(ori);
   rows->push_back(fail);
-  for (int p = 0; p < paper_cols; ++p) causes.push_back("");
-  rows->push_back(causes);
+  rows->push_back(
+      StatusRow(t, c, cond.name + ": failed goals by solver status"));
 }
 
 // The table: our methods, then the paper's three columns (on the paper's
