@@ -27,7 +27,10 @@
 // Each cell is a study (lab/study.h) over random reachable targets: success
 // rate (verified independently from FK and the limits) and median time per
 // solve. A solver that refuses a goal kind or figure shows "n/a". A last
-// table counts each solver's solves over the whole matrix by final status.
+// table counts each solver's solves over the whole matrix by final status:
+// every target is reachable, so a solver that stops short reports a local
+// minimum, the limits or one of its caps, never "unreachable" (which needs
+// evidence, solvers/solver.h).
 //
 // Parameters we chose: 40 trials per cell on the arms and 12 on the human
 // figure (4 and 2 in quick mode), random start poses within the limits,
@@ -435,7 +438,8 @@ void AddMatrixClaims(const std::vector<RowCheck>& checks,
 
 // Per solver, its solves over every cell it accepted (all figures, rows
 // and variants) by final status (solvers/solver.h): how each one that did
-// not converge says it stopped.
+// not converge says it stopped, local minima and goals shown out of reach
+// counted apart.
 void AddStatusTable(
     const std::vector<StudySolver>& solvers,
     const std::map<std::string, std::map<std::string, int>>& statuses,
@@ -459,7 +463,9 @@ void AddStatusTable(
     rows.push_back(std::move(row));
   }
   out->AddTable("Solves by final status, per solver over every cell it "
-                "accepted (all targets are reachable)",
+                "accepted (all targets are reachable, so none is shown out "
+                "of reach: a stop short of the goals is a local minimum, the "
+                "limits or a cap)",
                 header, rows, "statuses.csv");
 }
 
