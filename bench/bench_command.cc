@@ -392,13 +392,14 @@ void WriteSummaryCsv(const std::string& path,
                      const std::vector<BenchmarkSummary>& summaries) {
   std::ofstream csv(path);
   csv << "robot,dofs,seed_mode,solver,targets,solve_rate,mean_us,median_us,"
-         "p95_us,p99_us,mean_iterations,false_claims,overruns\n";
+         "p95_us,p99_us,mean_iterations,false_claims,local_minima,"
+         "unreachable,overruns\n";
   for (const BenchmarkSummary& s : summaries) {
     csv << s.robot << "," << s.dofs << "," << s.seed_mode << "," << s.solver
         << "," << s.targets << "," << s.solve_rate << "," << s.mean_us << ","
         << s.median_us << "," << s.p95_us << "," << s.p99_us << ","
-        << s.mean_iterations << "," << s.false_claims << "," << s.overruns
-        << "\n";
+        << s.mean_iterations << "," << s.false_claims << "," << s.local_minima
+        << "," << s.unreachable << "," << s.overruns << "\n";
   }
 }
 
@@ -413,14 +414,16 @@ void WriteSummaryMarkdown(const BenchCommandOptions& o,
              : " (URDF <limit> only, soft limits ignored)")
      << ".\n\n";
   md << "| robot | DOF | seed | solver | solve rate | mean µs | median µs | "
-        "p95 µs | p99 µs | iterations |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+        "p95 µs | p99 µs | iterations | local minima | unreachable |\n"
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
+        "--- |\n";
   for (const BenchmarkSummary& s : summaries) {
     md << "| " << s.robot << " | " << s.dofs << " | " << s.seed_mode << " | "
        << s.solver << " | " << Fixed(100.0 * s.solve_rate, 2) << " % | "
        << Fixed(s.mean_us, 1) << " | " << Fixed(s.median_us, 1) << " | "
        << Fixed(s.p95_us, 1) << " | " << Fixed(s.p99_us, 1) << " | "
-       << Fixed(s.mean_iterations, 1) << " |\n";
+       << Fixed(s.mean_iterations, 1) << " | " << s.local_minima << " | "
+       << s.unreachable << " |\n";
   }
   if (!note.empty()) md << "\n" << note << "\n";
   if (!KdlBaselinesBuilt()) {
@@ -454,6 +457,8 @@ void WriteSummaryJson(const BenchCommandOptions& o,
                                {"p99_us", s.p99_us},
                                {"mean_iterations", s.mean_iterations},
                                {"false_claims", s.false_claims},
+                               {"local_minima", s.local_minima},
+                               {"unreachable", s.unreachable},
                                {"overruns", s.overruns},
                                {"worst_overrun_ratio", s.worst_overrun_ratio}});
   }

@@ -318,6 +318,8 @@ BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
     successes += o.success;
     iterations += o.iterations;
     s.false_claims += o.claimed && !o.check.success;
+    s.local_minima += o.status == SolveStatus::kLocalMinimum;
+    s.unreachable += o.status == SolveStatus::kUnreachable;
     s.overruns += o.overran;
     if (budget_seconds > 0.0) {
       s.worst_overrun_ratio = std::max(

@@ -178,6 +178,12 @@ struct BenchmarkSummary {
   double mean_iterations = 0.0;
   /// Solver claimed success but the independent check disagreed.
   int false_claims = 0;
+  /// Solves that ended kLocalMinimum (stopped short at a point that is not a
+  /// solution) and kUnreachable (the goal shown out of reach: the protocol's
+  /// targets are FK of poses within the limits, so 0 unless a solver's
+  /// evidence is wrong), counted apart (solvers/solver.h).
+  int local_minima = 0;
+  int unreachable = 0;
   /// Solves that overran the time budget (TargetOutcome::overran).
   int overruns = 0;
   /// Largest wall time of a solve over the budget (1 = on budget); 0 when

@@ -271,7 +271,9 @@ struct SolverSummary {
          max_constraint_angle_violation = 0.0;
   /// Claimed converged but the independent check disagreed.
   int false_claims = 0;
-  /// Solves per final status, e.g. {"converged", 97}, {"unreachable", 3}.
+  /// Solves per final status, by name in alphabetical order, e.g.
+  /// {"converged", 97}, {"local minimum", 2}, {"unreachable", 1}: every status
+  /// counted apart (a local minimum is not a goal shown out of reach).
   std::vector<std::pair<std::string, int>> statuses;
   /// Non-empty when the solver refused every trial (kInvalidInput): its
   /// message, e.g. "the problem must have exactly one PositionGoal".

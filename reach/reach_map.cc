@@ -94,43 +94,17 @@ Eigen::Vector3d VoxelGrid::Centre(std::int64_t index) const {
 }
 
 ChainReach ComputeChainReach(const Model& model, int site) {
-  if (site < 0 || site >= model.num_sites()) {
-    ThrowInvalidArgument("ComputeChainReach: site index ", site,
-                         " out of range [0, ", model.num_sites(), ")");
-  }
-  // The path root → site, root first.
-  std::vector<int> path;
-  for (int step = model.site_step(site); step >= 0; step = model.parent(step)) {
-    path.insert(path.begin(), step);
-  }
-  size_t first = 0;
-  while (first < path.size() && model.kind(path[first]) == StepKind::kFixed) {
-    ++first;
-  }
-  if (first == path.size()) {
+  ChainReach reach =
+      ComputeChainReach(model, site, model.lower(), model.upper());
+  if (!reach.moves) {
     ThrowInvalidArgument("the chain to site '", model.site_name(site),
                          "' has no moving joint; there is no reach to map");
   }
-  double radius = 0.0;
-  for (size_t p = first; p < path.size(); ++p) {
-    const int step = path[p];
-    if (p > first) radius += model.X_PJ(step).translation().norm();
-    if (model.kind(step) == StepKind::kPrismatic) {
-      const int i = model.dof(step);
-      if (!model.bounded(i)) {
-        ThrowInvalidArgument("prismatic joint '", model.dof_joint(i),
-                             "' has no finite limits; the chain's reach is "
-                             "unbounded and cannot be gridded");
-      }
-      radius += std::max(std::abs(model.lower()[i]), std::abs(model.upper()[i]));
-    }
+  if (!reach.unbounded.empty()) {
+    ThrowInvalidArgument(reach.unbounded,
+                         "; the chain's reach is unbounded and cannot be "
+                         "gridded");
   }
-  radius += model.X_FS(site).translation().norm();
-  Data data(model);
-  ForwardKinematics(model, Eigen::VectorXd::Zero(model.nq()), &data);
-  ChainReach reach;
-  reach.centre = data.X_W(path[first]).translation();
-  reach.radius = radius;
   return reach;
 }
 

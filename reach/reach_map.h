@@ -71,6 +71,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+#include "framework/chain_reach.h"
 #include "framework/model.h"
 #include "solvers/analytic/six_r_solver.h"
 
@@ -152,13 +153,8 @@ struct VoxelGrid {
   Eigen::Vector3d Centre(std::int64_t index) const;
 };
 
-/// Centre c and reach bound R of the chain root → `site` (file comment).
-struct ChainReach {
-  Eigen::Vector3d centre = Eigen::Vector3d::Zero();
-  double radius = 0.0;
-};
-
-/// Computes c and R for the chain root → `site`.
+/// Computes c and R for the chain root → `site` over the model's limits
+/// (framework/chain_reach.h).
 /// @throws std::invalid_argument if the chain has no moving joint or a
 ///   prismatic joint without finite limits (R would be infinite).
 ChainReach ComputeChainReach(const Model& model, int site);

@@ -18,6 +18,8 @@ const char* SolveStatusName(SolveStatus status) {
       return "max iterations";
     case SolveStatus::kTimeBudget:
       return "time budget";
+    case SolveStatus::kLocalMinimum:
+      return "local minimum";
     case SolveStatus::kUnreachable:
       return "unreachable";
     case SolveStatus::kLimitsInfeasible:

@@ -21,6 +21,17 @@
 /// reported as kInvalidInput with a
 /// message naming what to fix, and the returned pose is q0 (or empty when q0
 /// itself is unusable) — never a NaN pose.
+///
+/// A status claims no more than the solver knows. A numerical solver that
+/// stops short of the goals knows something about the point it stopped at,
+/// not about the goal: it reports kLocalMinimum (or kLimitsInfeasible when
+/// the joint limits are what stops its descent there). The goal is called
+/// out of reach (kUnreachable) only with evidence, and the message gives it:
+/// an analytic solver's closed form (no exact solution exists), or the
+/// reach certificate (constraints/reach_certificate.h: a position target
+/// farther from its chain's fixed base than the chain reaches). One piece of
+/// bookkeeping applies the rule for every solver
+/// (internal::SolveScope::Finish, docs/concepts.md).
 
 #include <memory>
 #include <string>
@@ -41,13 +52,25 @@ enum class SolveStatus {
   kMaxIterations,
   /// Stopped when SolveOptions::time_budget_seconds ran out.
   kTimeBudget,
-  /// The solver reached a stationary point (no further progress) with goal
-  /// errors above tolerance and no bound active that explains it: the goal
-  /// is out of reach. The returned pose is the best effort (closest found).
+  /// Stopped at a point that is not a solution: stationary (a local minimum
+  /// of the potential, or of the constraint violation), stalled, or out of
+  /// progress, with goal errors above tolerance and no bound blocking the
+  /// descent. A fact about that point, not about the goal: another start may
+  /// reach it. The returned pose is the best effort (lowest potential found).
+  kLocalMinimum,
+  /// The goal is out of reach, and the message gives the evidence: an
+  /// analytic solver's closed form (no exact solution), or the reach
+  /// certificate (constraints/reach_certificate.h: a position target farther
+  /// from its chain's fixed base than the chain reaches). Never from a
+  /// stationary point alone. The returned pose is the best effort.
   kUnreachable,
-  /// Stationary with errors above tolerance while bounds are active and
-  /// block the descent direction: the goal would be reachable without joint
-  /// limits but not within them. Best effort returned.
+  /// Stopped at a point that is not a solution while joint limits are active
+  /// and block the descent (the projected gradient vanishes, the full one
+  /// does not): the limits stop the solver there. Like kLocalMinimum, a fact
+  /// about that point: whether another pose within the limits, or any pose
+  /// without them, meets the goal is not known. An analytic solver that
+  /// reports it has shown more (e.g. every exact solution lies outside the
+  /// limits) and says so in the message. Best effort returned.
   kLimitsInfeasible,
   /// The input was unusable (see the message); nothing was solved.
   kInvalidInput,

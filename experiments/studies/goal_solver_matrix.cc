@@ -26,7 +26,11 @@
 // regularizers, and the run stays within its time).
 // Each cell is a study (lab/study.h) over random reachable targets: success
 // rate (verified independently from FK and the limits) and median time per
-// solve. A solver that refuses a goal kind or figure shows "n/a".
+// solve. A solver that refuses a goal kind or figure shows "n/a". A last
+// table counts each solver's solves over the whole matrix by final status:
+// every target is reachable, so a solver that stops short reports a local
+// minimum, the limits or one of its caps, never "unreachable" (which needs
+// evidence, solvers/solver.h).
 //
 // Parameters we chose: 40 trials per cell on the arms and 12 on the human
 // figure (4 and 2 in quick mode), random start poses within the limits,
@@ -52,6 +56,8 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -258,11 +264,12 @@ struct RowCheck {
   double best_optimizer = 0.0;
 };
 
-// What the matrix gathers over all figures: the long-format CSV rows and
-// the claims' checks.
+// What the matrix gathers over all figures: the long-format CSV rows, the
+// claims' checks and, per solver, its solves by final status.
 struct MatrixCells {
   std::vector<std::vector<std::string>> csv_rows;
   std::vector<RowCheck> checks;
+  std::map<std::string, std::map<std::string, int>> statuses;
 };
 
 // One figure's heatmap and table under construction.
@@ -306,6 +313,12 @@ void RecordCell(const Figure3& figure, const std::string& row_name,
   RowCheck check{figure.name, row_name};
   for (const SolverSummary& s : result.summaries) {
     const bool rejected = !s.rejected.empty();
+    std::string statuses;
+    for (const auto& [name, count] : s.statuses) {
+      statuses += (statuses.empty() ? "" : "; ") + name + ": " +
+                  std::to_string(count);
+      if (!rejected) cells->statuses[s.label][name] += count;
+    }
     if (!rejected) {
       check.lbfgsb |= s.label == "lbfgsb";
       check.ceres |= s.label.rfind("ceres", 0) == 0;
@@ -331,7 +344,8 @@ void RecordCell(const Figure3& figure, const std::string& row_name,
                                rejected ? "" : FormatNumber(s.median_us, 6),
                                rejected ? "" : FormatNumber(s.mean_us, 6),
                                rejected ? "" : FormatNumber(s.p99_us, 6),
-                               std::to_string(s.false_claims), s.rejected});
+                               std::to_string(s.false_claims), s.rejected,
+                               rejected ? "" : statuses});
   }
   // Goals without a hard form: the hard columns did not run.
   for (std::size_t k = result.summaries.size(); k < solvers.size(); ++k) {
@@ -341,7 +355,8 @@ void RecordCell(const Figure3& figure, const std::string& row_name,
     cells->csv_rows.push_back({figure.name, row_name, solvers[k].label, "", "",
                                "", "", "0",
                                "no hard-constraint form (dependent rows, not "
-                               "smooth, or no minimal form)"});
+                               "smooth, or no minimal form)",
+                               ""});
   }
   grid->table.push_back(table_row);
   cells->checks.push_back(check);
@@ -442,14 +457,48 @@ void AddMatrixClaims(const std::vector<RowCheck>& checks,
                             : "below 95 %: " + not_solved});
 }
 
+// Per solver, its solves over every cell it accepted (all figures, rows
+// and variants) by final status (solvers/solver.h): how each one that did
+// not converge says it stopped, local minima and goals shown out of reach
+// counted apart.
+void AddStatusTable(
+    const std::vector<StudySolver>& solvers,
+    const std::map<std::string, std::map<std::string, int>>& statuses,
+    ExperimentOutput* out) {
+  std::set<std::string> names;
+  for (const auto& [solver, counts] : statuses) {
+    for (const auto& [name, count] : counts) names.insert(name);
+  }
+  std::vector<std::string> header = {"solver"};
+  header.insert(header.end(), names.begin(), names.end());
+  std::vector<std::vector<std::string>> rows;
+  for (const StudySolver& s : solvers) {
+    const auto found = statuses.find(s.label);
+    if (found == statuses.end()) continue;
+    std::vector<std::string> row = {s.label};
+    for (const std::string& name : names) {
+      const auto count = found->second.find(name);
+      row.push_back(std::to_string(
+          count == found->second.end() ? 0 : count->second));
+    }
+    rows.push_back(std::move(row));
+  }
+  out->AddTable("Solves by final status, per solver over every cell it "
+                "accepted (all targets are reachable, so none is shown out "
+                "of reach: a stop short of the goals is a local minimum, the "
+                "limits or a cap)",
+                header, rows, "statuses.csv");
+}
+
 // Long-format data for the reader's own analysis.
 void WriteMatrixCsv(const std::vector<std::vector<std::string>>& csv_rows,
                     ExperimentOutput* out) {
-  out->AddText("Every cell with its mean and p99 time, false claims and the "
-               "solver's rejection reason: `matrix.csv`.");
+  out->AddText("Every cell with its mean and p99 time, false claims, the "
+               "solver's rejection reason and its solves by final status: "
+               "`matrix.csv`.");
   std::ofstream csv(out->dir() / "matrix.csv");
   csv << "figure,goal,solver,success_rate,median_us,mean_us,p99_us,"
-         "false_claims,rejected\n";
+         "false_claims,rejected,statuses\n";
   for (const auto& r : csv_rows) {
     for (std::size_t i = 0; i < r.size(); ++i) {
       csv << (i ? "," : "") << '"' << r[i] << '"';
@@ -484,6 +533,7 @@ void RunMatrix(const ExperimentContext& context, ExperimentOutput* out) {
               &done, &cells, out);
   }
   AddMatrixClaims(cells.checks, out);
+  AddStatusTable(solvers, cells.statuses, out);
   WriteMatrixCsv(cells.csv_rows, out);
 }
 

@@ -91,11 +91,16 @@ void AddBenchmarkTable(const std::vector<BenchmarkSummary>& summaries,
                     FormatNumber(100.0 * s.solve_rate, 5) + " %",
                     FormatNumber(s.mean_us, 3), FormatNumber(s.median_us, 3),
                     FormatNumber(s.p99_us, 3), FormatNumber(s.mean_iterations, 3),
-                    std::to_string(s.false_claims)});
+                    std::to_string(s.false_claims),
+                    std::to_string(s.local_minima),
+                    std::to_string(s.unreachable)});
   }
-  out->AddTable("Every robot × seed mode × solver",
+  out->AddTable("Every robot × seed mode × solver (local minima: solves "
+                "stopped short at a point that is not a solution; "
+                "unreachable: solves that showed the target out of reach)",
                 {"robot", "DOF", "seed", "solver", "solve rate", "mean µs",
-                 "median µs", "p99 µs", "iterations", "false claims"},
+                 "median µs", "p99 µs", "iterations", "false claims",
+                 "local minima", "unreachable"},
                 rows, "summary.csv");
 }
 

@@ -35,16 +35,16 @@
 // SLSQP's failures on the orientation tables (5 and 6, about a third of the
 // goals with the limits on) come with the limits: with them off it fails on
 // 0 % (Table 5) and 5 % (Table 6) of the goals. Its failed solves end mostly
-// "unreachable": NLopt stopped on a small step or change at points where the
-// equality constraints are
-// not met although the goal is reachable within the limits, even after 5
-// restarts. Kraft's SLSQP has no feasibility restoration: when the
-// linearized equalities are inconsistent with the bounds at an iterate, its
-// least-squares subproblem relaxes them and the line search on its L1 merit
-// function stalls there. IPOPT's restoration phase (minimizing the
-// constraint violation alone) leaves such points, and it fails on 0-2 %.
-// We left SLSQP as it is: the column shows what an off-the-shelf SQP does
-// with the paper's formulation.
+// as local minima (64 of 72 failed goals on Table 5, 49 of 64 on Table 6,
+// limits on, 2026-11-26): NLopt stopped on a small step or change at points
+// where the equality constraints are not met although the goal is reachable
+// within the limits, even after 5 restarts. Kraft's SLSQP has no
+// feasibility restoration: when the linearized equalities are inconsistent
+// with the bounds at an iterate, its least-squares subproblem relaxes them
+// and the line search on its L1 merit function stalls there. IPOPT's
+// restoration phase (minimizing the constraint violation alone) leaves such
+// points, and it fails on 0-2 %. We left SLSQP as it is: the column shows
+// what an off-the-shelf SQP does with the paper's formulation.
 //
 // Each condition is a study (lab/study.h): every method solves the same
 // trials, every answer is verified from FK; the methods are its solvers
@@ -61,6 +61,18 @@
 // on the robot. Its partial-orientation and aiming axis is the tool axis (x
 // of iiwa_link_ee); its unreachable aiming goals come from a 2 m cube
 // around its shoulder centre, like the arm's.
+//
+// Statuses on unreachable goals (solvers/solver.h): the analytic method's
+// "unreachable" is its closed form's (Eq. 5, Eq. 10); a numerical method's
+// needs the reach certificate. The human arm's goals (1.1-1.4 times the
+// reach from the shoulder, its first joint) always give one; the iiwa14's
+// not always, as its bound is centred on joint 1, 0.2025 m below the
+// shoulder, and counts that offset as reach: a goal toward the base can
+// lie within it, and a numerical method that stops short of it reports a
+// local minimum or the limits. The "unreachable" aiming goals are
+// unreachable for the analytic closed form with the wrist held only: the
+// optimizers reach nearly all of them, and so does the analytic method's
+// whole-problem fallback (188 of 200 on the human arm, 2026-11-26).
 //
 // Parameters we chose (not in the text): see tolani/arm_trials.h; 1000 goals
 // per reachable condition and 200 per unreachable one (10 and 5 in quick
@@ -199,6 +211,8 @@ struct ArmTable {
   std::vector<std::vector<Summary>> summary;
   // Per condition and method: (failures, failures bound by the limits).
   std::vector<std::vector<std::pair<int, int>>> limit_failures;
+  // Per condition and method: the failed goals by solver status, or every
+  // goal by status where the goals are unreachable.
   std::vector<std::vector<std::string>> failure_causes;
   // The per-trial rows of the trials CSV.
   std::vector<std::vector<double>> csv;
@@ -308,7 +322,8 @@ std::vector<Trial> ConditionTrials(ArmTable* t, int c,
 }
 
 // Method m's outcomes on condition c: the CSV rows, the summary, the
-// failures bound by the limits and the failed goals by solver status.
+// failures bound by the limits and the failed goals by solver status
+// (every goal on an unreachable condition).
 void RecordOutcomes(ArmTable* t, int c, int m,
                     const std::vector<Outcome>& outcomes) {
   for (std::size_t k = 0; k < outcomes.size(); ++k) {
@@ -319,12 +334,16 @@ void RecordOutcomes(ArmTable* t, int c, int m,
                       o.within_limits ? 1.0 : 0.0, o.success ? 1.0 : 0.0});
   }
   t->summary[c][m] = tolani::Summarize(outcomes);
+  const bool every_goal = t->spec->conditions[c].unreachable;
   std::map<std::string, int> causes;
   for (const Outcome& o : outcomes) {
-    if (o.success) continue;
-    ++t->limit_failures[c][m].first;
-    if (o.status == SolveStatus::kLimitsInfeasible || !o.within_limits) {
-      ++t->limit_failures[c][m].second;
+    if (!o.success) {
+      ++t->limit_failures[c][m].first;
+      if (o.status == SolveStatus::kLimitsInfeasible || !o.within_limits) {
+        ++t->limit_failures[c][m].second;
+      }
+    } else if (!every_goal) {
+      continue;
     }
     std::string why = SolveStatusName(o.status);
     if (!o.within_limits) why += ", outside limits";
@@ -395,8 +414,22 @@ int PaperColumns(const ArmTable& t) {
   return !t.paper_arm ? 0 : PaperHasJacobian(*t.spec) ? 3 : 2;
 }
 
+// The row of condition c's failed goals (every goal, on an unreachable
+// condition) by solver status, per method (the paper's columns empty).
+std::vector<std::string> StatusRow(const ArmTable& t, int c,
+                                   const std::string& label) {
+  std::vector<std::string> row = {label};
+  for (int m = 0; m < t.method_count(); ++m) {
+    row.push_back(t.failure_causes[c][m].empty() ? "–"
+                                                 : t.failure_causes[c][m]);
+  }
+  for (int p = 0; p < PaperColumns(t); ++p) row.push_back("");
+  return row;
+}
+
 // Condition c's rows of the table: times, then (reachable goals) errors,
-// failures and the failed goals by solver status.
+// failures and the failed goals by solver status, or (unreachable goals)
+// every goal by solver status.
 void AddConditionRows(const ArmTable& t, int c,
                       std::vector<std::vector<std::string>>* rows) {
   const TableSpec& spec = *t.spec;
@@ -424,16 +457,15 @@ void AddConditionRows(const ArmTable& t, int c,
   rows->push_back(time);
   rows->push_back(mean);
   rows->push_back(rel);
-  if (cond.unreachable) return;
+  if (cond.unreachable) {
+    rows->push_back(StatusRow(t, c, cond.name + ": goals by solver status"));
+    return;
+  }
   const bool paper_here = c == LastReachableWithLimits(spec);
   std::vector<std::string> pos = {cond.name + ": average position error (m)"};
   std::vector<std::string> ori = {cond.name + ": average " + spec.error_name};
   std::vector<std::string> fail = {cond.name + ": failures (%)"};
-  std::vector<std::string> causes = {cond.name +
-                                     ": failed goals by solver status"};
   for (int m = 0; m < t.method_count(); ++m) {
-    causes.push_back(t.failure_causes[c][m].empty() ? "–"
-                                                    : t.failure_causes[c][m]);
     pos.push_back(Fmt(summary[c][m].mean_position_error));
     ori.push_back(Fmt(summary[c][m].mean_orientation_error));
     fail.push_back(Fmt(summary[c][m].failure_percent));
@@ -445,8 +477,8 @@ void AddConditionRows(const ArmTable& t, int c,
   if (spec.task != Task::kAiming) rows->push_back(pos);
   if (spec.task != Task::kPosition) rows->push_back(ori);
   rows->push_back(fail);
-  for (int p = 0; p < paper_cols; ++p) causes.push_back("");
-  rows->push_back(causes);
+  rows->push_back(
+      StatusRow(t, c, cond.name + ": failed goals by solver status"));
 }
 
 // The table: our methods, then the paper's three columns (on the paper's

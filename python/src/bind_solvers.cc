@@ -188,6 +188,7 @@ void BindSolveStatusAndResult(py::module_& m) {
       .value("CONVERGED", SolveStatus::kConverged)
       .value("MAX_ITERATIONS", SolveStatus::kMaxIterations)
       .value("TIME_BUDGET", SolveStatus::kTimeBudget)
+      .value("LOCAL_MINIMUM", SolveStatus::kLocalMinimum)
       .value("UNREACHABLE", SolveStatus::kUnreachable)
       .value("LIMITS_INFEASIBLE", SolveStatus::kLimitsInfeasible)
       .value("INVALID_INPUT", SolveStatus::kInvalidInput)

@@ -277,7 +277,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
         case Ipopt::Feasible_Point_Found:
           // A KKT point of the NLP: stationary unless the goals are met
           // (Finish upgrades to kConverged then).
-          status = SolveStatus::kUnreachable;
+          status = SolveStatus::kLocalMinimum;
           break;
         case Ipopt::User_Requested_Stop:
           status = tnlp->stop_status();
@@ -289,9 +289,10 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
         case Ipopt::Infeasible_Problem_Detected:
         case Ipopt::Restoration_Failed:
         case Ipopt::Search_Direction_Becomes_Too_Small:
-          // Locally infeasible, or no more progress: stationary; Finish
-          // tells limits from reach by the penalty gradient.
-          status = SolveStatus::kUnreachable;
+          // Locally infeasible, or no more progress: stationary, a fact
+          // about this point (IPOPT's infeasibility is local); Finish
+          // decides on the evidence (solve_scope.h rule 3).
+          status = SolveStatus::kLocalMinimum;
           break;
         case Ipopt::Maximum_Iterations_Exceeded:
           status = SolveStatus::kMaxIterations;

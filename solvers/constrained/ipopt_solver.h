@@ -20,8 +20,9 @@
 /// and an answer could leave the joint limits), catches IPOPT's exceptions
 /// and maps its return status to SolveStatus: success / acceptable / our
 /// tolerance stop → kConverged (verified by SolveScope::Finish), infeasible or
-/// failed restoration → stationary (kUnreachable or kLimitsInfeasible by the
-/// penalty gradient, solver.h rule 3), iteration / time caps → kMaxIterations
+/// failed restoration → stationary (kLocalMinimum, or kLimitsInfeasible by
+/// the penalty gradient, or kUnreachable with the reach certificate:
+/// internal::SolveScope::Finish rule 3), iteration / time caps → kMaxIterations
 /// / kTimeBudget, anything else → kNumericalFailure with IPOPT's status.
 /// Note: IPOPT counts equality rows; more equality rows than coordinates
 /// (e.g. a 9-residual pose goal on a 7-DOF arm) is refused by IPOPT

@@ -186,7 +186,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
     } else {
       // SLSQP's own convergence (a KKT point of the NLP, or no more
       // progress): stationary; Finish upgrades it if the goals are met.
-      status = SolveStatus::kUnreachable;
+      status = SolveStatus::kLocalMinimum;
       message = std::string("SLSQP stopped: ") + ResultName(r);
     }
   } catch (const nlopt::forced_stop&) {
@@ -202,7 +202,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
   } catch (const nlopt::roundoff_limited& e) {
     // Roundoff-limited: no more progress possible at this precision, the
     // point is as good as SLSQP can make it: stationary.
-    status = SolveStatus::kUnreachable;
+    status = SolveStatus::kLocalMinimum;
     message = std::string("NLopt: ") + e.what();
     answer = Eigen::Map<const Eigen::VectorXd>(x.data(), n);
   } catch (const std::bad_alloc&) {

@@ -249,7 +249,7 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
       break;
     }
     if (outcome == StepOutcome::kStationary) {
-      status = SolveStatus::kUnreachable;
+      status = SolveStatus::kLocalMinimum;
       result.iterations = iteration - 1;
       break;
     }
@@ -281,7 +281,7 @@ Result RunDifferentialSolve(const Problem& problem, const Eigen::VectorXd& q0,
       break;
     }
     if (progress.iterations_without_progress >= control.stall_iterations) {
-      status = SolveStatus::kUnreachable;
+      status = SolveStatus::kLocalMinimum;
       message << "Stalled: the potential did not decrease in "
               << control.stall_iterations << " iterations (stopped after "
               << iteration << ").";

@@ -44,8 +44,9 @@ struct StepControl {
   /// ‖Δq‖∞ ≤ max_joint_step (radians or length units). ≤ 0 = off (default,
   /// as in Parent's Euler steps).
   double max_joint_step = 0.0;
-  /// Stationarity: the solve stops (kUnreachable, or kLimitsInfeasible when
-  /// bounds block the descent) when ‖Δq‖∞ ≤ step_tolerance. ≥ 0. The
+  /// Stationarity: the solve stops (kLocalMinimum, or kLimitsInfeasible when
+  /// bounds block the descent, or kUnreachable with the reach certificate:
+  /// internal::SolveScope::Finish) when ‖Δq‖∞ ≤ step_tolerance. ≥ 0. The
   /// default 1e-12 only catches true fixed points.
   double step_tolerance = 1e-12;
   /// Stall: stop as stationary when the best potential has not decreased by

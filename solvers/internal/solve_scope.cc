@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <utility>
 
+#include "constraints/reach_certificate.h"
 #include "framework/internal/check.h"
 
 namespace iklab {
@@ -192,6 +194,74 @@ double SolveScope::RelativeProjectedGradient(const Eigen::VectorXd& q) {
   return projected.lpNorm<Eigen::Infinity>() / scale;
 }
 
+void SolveScope::ClassifyStationary(SolveStatus* status,
+                                    std::string* message) {
+  std::vector<GoalError> all = result_.goal_errors;
+  all.insert(all.end(), result_.constraint_errors.begin(),
+             result_.constraint_errors.end());
+  const ErrorSummary summary = Summarize(all);
+  const std::string errors =
+      StrCat("max position error ", summary.max_position,
+             ", max angle error ", summary.max_angle);
+  // a. Evidence that the goal is out of reach, whatever the point.
+  if (const std::optional<std::string> evidence = OutOfReachCertificate(
+          problem_, *lower_, *upper_, options_.position_tolerance)) {
+    *status = SolveStatus::kUnreachable;
+    *message = StrCat("stationary with ", errors, ": goal out of reach (",
+                      *evidence, "); ", *message);
+    return;
+  }
+  // b. Limits or a local minimum? The gradient of the potential at q
+  // decides — of the penalty form when there are hard constraints.
+  ProblemWorkspace* ws = workspace();
+  Eigen::VectorXd residuals(problem_.num_residuals());
+  Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
+  Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
+  problem_.EvaluateResiduals(result_.q, ws, residuals, &jacobian_ref);
+  if (problem_.has_constraints()) {
+    const Problem penalty = problem_.WithConstraintsAsGoals();
+    ProblemWorkspace penalty_ws(penalty);
+    residuals.resize(penalty.num_residuals());
+    jacobian.resize(penalty.num_residuals(), penalty.nq());
+    Eigen::Ref<Eigen::MatrixXd> penalty_jacobian(jacobian);
+    penalty.EvaluateResiduals(result_.q, &penalty_ws, residuals,
+                              &penalty_jacobian);
+  }
+  const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
+  double blocked_squared = 0.0;
+  if (options_.respect_limits) {
+    const Bounds& bounds = problem_.bounds();
+    for (Eigen::Index i = 0; i < gradient.size(); ++i) {
+      const double qi = result_.q[i];
+      const bool at_lower = qi <= bounds.lower[i];
+      const bool at_upper = qi >= bounds.upper[i];
+      if ((at_lower && gradient[i] > 0.0) || (at_upper && gradient[i] < 0.0)) {
+        blocked_squared += gradient[i] * gradient[i];
+      }
+    }
+  }
+  const double blocked = std::sqrt(blocked_squared);
+  const double scale = jacobian.norm() * residuals.norm();
+  const bool blocks = blocked_squared > 0.0 &&
+                      blocked_squared >= 0.5 * gradient.squaredNorm() &&
+                      blocked >= kBlockedGradientRatio * scale;
+  if (blocks) {
+    *status = SolveStatus::kLimitsInfeasible;
+    *message = StrCat("stationary within the bounds with ", errors,
+                      ": joint limits block the descent here (blocked "
+                      "gradient ",
+                      blocked, " of ", gradient.norm(), "); ", *message);
+  } else {
+    // c. Nothing shows the goal out of reach: a fact about this point only.
+    *status = SolveStatus::kLocalMinimum;
+    *message = StrCat("stopped with ", errors,
+                      " at a local minimum or stall, not a solution "
+                      "(nothing shows the goal out of reach: another start "
+                      "may reach it); best effort returned; ",
+                      *message);
+  }
+}
+
 Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
                           std::string message) {
   if (!ok_) return std::move(result_);
@@ -239,61 +309,8 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
     status = SolveStatus::kNumericalFailure;
     message = "the solver left the bounds (" + message + ")";
   } else if (status == SolveStatus::kConverged ||
-             status == SolveStatus::kUnreachable) {
-    // Stationary with errors above tolerance: limits or reach? The gradient
-    // of the potential at q decides — of the penalty form when there are
-    // hard constraints.
-    ProblemWorkspace* ws = workspace();
-    Eigen::VectorXd residuals(problem_.num_residuals());
-    Eigen::MatrixXd jacobian(problem_.num_residuals(), problem_.nq());
-    Eigen::Ref<Eigen::MatrixXd> jacobian_ref(jacobian);
-    problem_.EvaluateResiduals(result_.q, ws, residuals, &jacobian_ref);
-    if (problem_.has_constraints()) {
-      const Problem penalty = problem_.WithConstraintsAsGoals();
-      ProblemWorkspace penalty_ws(penalty);
-      residuals.resize(penalty.num_residuals());
-      jacobian.resize(penalty.num_residuals(), penalty.nq());
-      Eigen::Ref<Eigen::MatrixXd> penalty_jacobian(jacobian);
-      penalty.EvaluateResiduals(result_.q, &penalty_ws, residuals,
-                                &penalty_jacobian);
-    }
-    const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
-    double blocked_squared = 0.0;
-    if (options_.respect_limits) {
-      const Bounds& bounds = problem_.bounds();
-      for (Eigen::Index i = 0; i < gradient.size(); ++i) {
-        const double qi = result_.q[i];
-        const bool at_lower = qi <= bounds.lower[i];
-        const bool at_upper = qi >= bounds.upper[i];
-        if ((at_lower && gradient[i] > 0.0) ||
-            (at_upper && gradient[i] < 0.0)) {
-          blocked_squared += gradient[i] * gradient[i];
-        }
-      }
-    }
-    const double blocked = std::sqrt(blocked_squared);
-    const double scale = jacobian.norm() * residuals.norm();
-    const bool blocks = blocked_squared > 0.0 &&
-                        blocked_squared >= 0.5 * gradient.squaredNorm() &&
-                        blocked >= kBlockedGradientRatio * scale;
-    std::vector<GoalError> all = result_.goal_errors;
-    all.insert(all.end(), result_.constraint_errors.begin(),
-               result_.constraint_errors.end());
-    const ErrorSummary summary = Summarize(all);
-    const std::string errors =
-        StrCat("max position error ", summary.max_position,
-               ", max angle error ", summary.max_angle);
-    if (blocks) {
-      status = SolveStatus::kLimitsInfeasible;
-      message = StrCat("stationary within the bounds with ", errors,
-                       ": joint limits block the descent (blocked gradient ",
-                       blocked, " of ", gradient.norm(), "); ", message);
-    } else {
-      status = SolveStatus::kUnreachable;
-      message = StrCat("stationary with ", errors,
-                       ": goal out of reach, best effort returned; ",
-                       message);
-    }
+             status == SolveStatus::kLocalMinimum) {
+    ClassifyStationary(&status, &message);
   }
   result_.status = status;
   result_.message = std::move(message);

@@ -25,35 +25,45 @@ double PhysicalMemoryBytes();
 /// Shared bookkeeping for solver implementations: validates the inputs,
 /// times the solve, fills goal errors and the final status.
 ///
-/// Status reconciliation (Finish), the same for every solver:
+/// Status reconciliation (Finish), the same for every solver. A status
+/// claims no more than the evidence (solver.h's file comment): a stationary
+/// point is a fact about the point, not about the goal.
 ///  1. A pose whose goal errors are all within tolerance (and, with
-///     respect_limits, inside the bounds) is kConverged, whatever the
-///     solver reported.
+///     respect_limits, inside the bounds) is kConverged, whatever the solver
+///     reported.
 ///  2. A kConverged claim with errors above tolerance means the solver met
 ///     its own stationarity test: it becomes "stationary" (rule 3).
-///  3. A stationary stop (a solver reports kUnreachable) is kLimitsInfeasible
-///     when bounds block the descent, else kUnreachable. "Bounds block" is
-///     decided at the final q from the gradient g = ∇P = (∂R/∂q)ᵀ R of the
-///     potential: coordinate i is blocked when it sits on a bound and −g_i
-///     points out of the box (q_i at lower with g_i > 0, or at upper with
-///     g_i < 0). Bounds block the descent when the blocked part g_B carries
-///     most of the gradient, ‖g_B‖² ≥ ½‖g‖², and is not numerical noise,
-///     ‖g_B‖ ≥ kBlockedGradientRatio · ‖∂R/∂q‖_F ‖R‖ (the largest gradient
-///     the residual could produce is ‖∂R/∂q‖₂ ‖R‖ ≤ ‖∂R/∂q‖_F ‖R‖). So the
-///     projected gradient is ~0 while the full gradient is not. A goal out
-///     of reach even without limits can also be classified kLimitsInfeasible
-///     when, at the best pose found, the limits are what stops the descent.
-///  4. kMaxIterations, kTimeBudget and kNumericalFailure are kept as
-///     reported (unless rule 1 applies).
+///  3. A stationary stop (a solver reports kLocalMinimum) is decided by the
+///     evidence at hand, in this order:
+///     a. kUnreachable when the reach certificate proves a goal out of reach
+///        within the box (OutOfReachCertificate,
+///        constraints/reach_certificate.h); the message quotes it.
+///     b. kLimitsInfeasible when bounds block the descent at the final q.
+///        "Bounds block" is decided from the gradient g = ∇P = (∂R/∂q)ᵀ R
+///        of the potential: coordinate i is blocked when it sits on a bound
+///        and −g_i points out of the box (q_i at lower with g_i > 0, or at
+///        upper with g_i < 0). Bounds block the descent when the blocked
+///        part g_B carries most of the gradient, ‖g_B‖² ≥ ½‖g‖², and is not
+///        numerical noise, ‖g_B‖ ≥ kBlockedGradientRatio · ‖∂R/∂q‖_F ‖R‖
+///        (the largest gradient the residual could produce is
+///        ‖∂R/∂q‖₂ ‖R‖ ≤ ‖∂R/∂q‖_F ‖R‖). So the projected gradient is ~0
+///        while the full gradient is not. This says the limits stop the
+///        descent here, not that the goal is reachable without them.
+///     c. Otherwise kLocalMinimum.
+///  4. kUnreachable and kLimitsInfeasible reported by a solver carry its own
+///     evidence (an analytic solver's closed form, named in its message) and
+///     are kept; so are kMaxIterations, kTimeBudget and kNumericalFailure
+///     (unless rule 1 applies).
 ///  With hard constraints (NLP solvers), rule 1 also needs every constraint
-///  error within tolerance, and rule 3 uses the gradient of the penalty form
+///  error within tolerance, rule 3a also reads the equality constraints and
+///  rule 3b uses the gradient of the penalty form
 ///  (Problem::WithConstraintsAsGoals, unit weights as given).
 ///  5. A non-finite or wrongly sized pose is replaced by the start pose with
 ///     kNumericalFailure (never a NaN pose).
 class SolveScope {
  public:
   /// Relative size of the blocked gradient below which it counts as noise
-  /// (rule 3 above).
+  /// (rule 3b above).
   static constexpr double kBlockedGradientRatio = 1e-4;
 
   /// Validates q0 (size, finite), options and the problem's bounds. On
@@ -125,7 +135,7 @@ class SolveScope {
   /// the class comment for the full rule). Call it once, last: it moves the
   /// result out of the scope. One residual evaluation at q (and one at the
   /// start pose if SetInitialPotential was not called); the Jacobian only
-  /// for the stationary-point classification (rule 3).
+  /// for the stationary-point classification (rule 3b).
   Result Finish(const Eigen::VectorXd& q, SolveStatus status,
                 std::string message);
 
@@ -137,6 +147,10 @@ class SolveScope {
 
  private:
   bool Fail(std::string message);
+  /// Rule 3 at result_.q, whose goal and constraint errors are set: sets
+  /// `*status` to kUnreachable, kLimitsInfeasible or kLocalMinimum and
+  /// prefixes `*message` with the evidence.
+  void ClassifyStationary(SolveStatus* status, std::string* message);
 
   const Problem& problem_;
   SolveOptions options_;

@@ -346,10 +346,10 @@ class BoundedLmMinimizer {
   // attempts run out), then the best pose, polished if every attempt gave
   // up, with the result's message.
   Result Solve() {
-    SolveStatus status = SolveStatus::kUnreachable;
+    SolveStatus status = SolveStatus::kLocalMinimum;
     int attempt = 0;
     while (attempt < options_.max_attempts &&
-           status == SolveStatus::kUnreachable) {
+           status == SolveStatus::kLocalMinimum) {
       if (!FixedStartingPoint(attempt++, scope_.start(), lower_, upper_,
                               &w_.q)) {
         RestartPoint();
@@ -358,10 +358,11 @@ class BoundedLmMinimizer {
                           /*first_step_test=*/attempt <=
                               options_.first_step_attempts);
     }
-    if (status == SolveStatus::kUnreachable) {
-      // Every attempt stalled: the goal is likely out of reach (or blocked by
-      // the limits). Polish the best pose to stationarity so the best effort
-      // is the closest point, not wherever the last restart gave up.
+    if (status == SolveStatus::kLocalMinimum) {
+      // Every attempt stalled: a local minimum, the limits, or a goal out of
+      // reach (Finish decides on the evidence). Polish the best pose to
+      // stationarity so the best effort is the closest point, not wherever
+      // the last restart gave up.
       w_.q = w_.best_q;
       status = RunAttempt(/*may_stall=*/false, /*first_step_test=*/false);
     }
@@ -472,7 +473,7 @@ class BoundedLmMinimizer {
   }
 
   // One attempt of damped Gauss–Newton steps from w.q. Returns kConverged,
-  // kMaxIterations or kTimeBudget, or kUnreachable when it gave up (if
+  // kMaxIterations or kTimeBudget, or kLocalMinimum when it gave up (if
   // `may_stall`: ‖R‖ not below stall_ratio of its value stall_iterations
   // ago, or pressing on a bound without progress, see bound_stall_ratio;
   // and if also `first_step_test`: its first iteration left ‖R‖ above
@@ -499,7 +500,7 @@ class BoundedLmMinimizer {
       if (outcome == StepOutcome::kOutOfTime) return SolveStatus::kTimeBudget;
       if (outcome == StepOutcome::kFailed) {
         // Better conditioned next time.
-        if (!IncreaseDamping(&attempt)) return SolveStatus::kUnreachable;
+        if (!IncreaseDamping(&attempt)) return SolveStatus::kLocalMinimum;
         continue;
       }
       ++attempt.iterations;
@@ -523,10 +524,10 @@ class BoundedLmMinimizer {
           return *stop;
         }
       } else if (!IncreaseDamping(&attempt)) {
-        return SolveStatus::kUnreachable;
+        return SolveStatus::kLocalMinimum;
       }
       if (may_stall && ShouldAbandon(first_step_test, &attempt)) {
-        return SolveStatus::kUnreachable;
+        return SolveStatus::kLocalMinimum;
       }
     }
   }
@@ -785,7 +786,7 @@ class BoundedLmMinimizer {
     if (WithinTolerance()) return SolveStatus::kConverged;
     if (moved <=
         1e-14 * (1.0 + const_view(w_.q).template lpNorm<Eigen::Infinity>())) {
-      return SolveStatus::kUnreachable;
+      return SolveStatus::kLocalMinimum;
     }
     return std::nullopt;
   }

@@ -259,7 +259,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
                                                      "tolerance";
       break;
     case ceres::CONVERGENCE:
-      status = SolveStatus::kUnreachable;  // stationary; Finish decides
+      status = SolveStatus::kLocalMinimum;  // stationary; Finish decides
       break;
     case ceres::NO_CONVERGENCE:
       status = result.iterations >= options.common.max_iterations

@@ -58,7 +58,7 @@ struct CeresOptions {
   /// change, max-norm of the projected gradient, relative step size. Each
   /// ≥ 0. Tight by default: the IK stop is the goal tolerance
   /// (stop_at_tolerance); these tests end runs that cannot converge
-  /// (unreachable / limits-infeasible goals).
+  /// (local minima, limits, goals out of reach).
   double function_tolerance = 1e-14;
   double gradient_tolerance = 1e-14;
   double parameter_tolerance = 1e-12;

@@ -232,7 +232,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
         status = SolveStatus::kMaxIterations;
         message = "iteration cap reached";
       } else {
-        status = SolveStatus::kUnreachable;  // Finish upgrades if converged
+        status = SolveStatus::kLocalMinimum;  // Finish decides (rule 1, 3)
         message = "projected gradient below epsilon";
       }
     } catch (const StopSolve& stop) {
@@ -252,7 +252,7 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
       const Eigen::VectorXd& best = f.has_best() ? f.best_q() : scope.start();
       if (scope.RelativeProjectedGradient(best) <=
           options.stationarity_tolerance) {
-        status = SolveStatus::kUnreachable;
+        status = SolveStatus::kLocalMinimum;
         message = "line search made no more progress at a stationary point (" +
                   LbfgsppMessage(e.what()) + ")";
       } else if (resets < options.memory_resets && f.has_best() &&

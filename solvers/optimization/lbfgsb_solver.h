@@ -34,7 +34,7 @@ struct LbfgsbOptions {
   /// Stationarity test ‖P(q − ∇P) − q‖∞ ≤ epsilon on the projected gradient
   /// of the potential (LBFGSpp `epsilon`). ≥ 0. Tiny by default because the
   /// IK stop is the goal tolerance (stop_at_tolerance): this test only ends
-  /// runs that cannot converge (unreachable / limits-infeasible goals).
+  /// runs that cannot converge (local minima, limits, goals out of reach).
   double epsilon = 1e-12;
   /// Largest number of function evaluations per line search (LBFGSpp
   /// `max_linesearch`). ≥ 1.
@@ -52,7 +52,8 @@ struct LbfgsbOptions {
   /// ≥ 0; 0 turns the failure into kNumericalFailure at once.
   int memory_resets = 3;
   /// When LBFGSpp's line search fails, the best pose counts as stationary
-  /// (kUnreachable / kLimitsInfeasible) if its relative projected gradient
+  /// (kLocalMinimum / kLimitsInfeasible / kUnreachable, decided by
+  /// internal::SolveScope::Finish) if its relative projected gradient
   /// (internal::SolveScope::RelativeProjectedGradient) is at most this,
   /// otherwise the solve is a kNumericalFailure. In (0, 1).
   double stationarity_tolerance = 1e-5;

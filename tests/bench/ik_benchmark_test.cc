@@ -129,6 +129,21 @@ TEST_CASE("Bounded LM passes the benchmark protocol on the Panda",
   }
 }
 
+TEST_CASE("The summary counts local minima and unreachable solves apart",
+          "[experiments]") {
+  std::vector<TargetOutcome> outcomes(6);
+  outcomes[0].status = SolveStatus::kConverged;
+  outcomes[1].status = SolveStatus::kLocalMinimum;
+  outcomes[2].status = SolveStatus::kLocalMinimum;
+  outcomes[3].status = SolveStatus::kUnreachable;
+  outcomes[4].status = SolveStatus::kLimitsInfeasible;
+  outcomes[5].status = SolveStatus::kMaxIterations;
+  const BenchmarkSummary s = Summarize("arm", "solver", "random", 7, outcomes);
+  CHECK(s.targets == 6);
+  CHECK(s.local_minima == 2);
+  CHECK(s.unreachable == 1);
+}
+
 TEST_CASE("Target CSV files round-trip and malformed rows are reported with "
           "their line",
           "[experiments]") {

@@ -7,9 +7,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -75,6 +78,23 @@ StudySolver Liar() {
           },
           1};
 }
+
+// A solver that stays at q0 and reports `status`.
+class StoppingSolver final : public Solver {
+ public:
+  explicit StoppingSolver(SolveStatus status) : status_(status) {}
+  std::string name() const override { return "stopper"; }
+  Result Solve(const Problem&, const Eigen::VectorXd& q0) const override {
+    Result r;
+    r.status = status_;
+    r.message = "stopped";
+    r.q = q0;
+    return r;
+  }
+
+ private:
+  SolveStatus status_;
+};
 
 TEST_CASE("A study solves every trial with every solver and verifies each "
           "answer from FK",
@@ -218,6 +238,35 @@ TEST_CASE("A solver's false claim of convergence is caught and counted",
     CHECK(r.claimed);
     CHECK_FALSE(r.verified);
   }
+}
+
+TEST_CASE("A study counts local minima and unreachable solves apart, in its "
+          "summary and its table",
+          "[lab][study]") {
+  Study study = PlanarStudy();
+  study.trials = 5;
+  // Local minima on even trials, goals out of reach on odd ones.
+  study.solvers = {{"stopper",
+                    [](const SolveOptions&, const Trial& trial) {
+                      return std::make_unique<StoppingSolver>(
+                          trial.index % 2 == 0 ? SolveStatus::kLocalMinimum
+                                               : SolveStatus::kUnreachable);
+                    },
+                    1}};
+  const StudyResult result = RunStudy(study);
+  const SolverSummary& s = result.Summary("stopper");
+  using Count = std::pair<std::string, int>;
+  CHECK(s.statuses == std::vector<Count>{{"local minimum", 3},
+                                          {"unreachable", 2}});
+  const auto dir = testing::ScratchPath("iklab_study_status_test");
+  std::filesystem::remove_all(dir);
+  ExperimentOutput out(dir);
+  WriteStudyOutputs(study, result, &out);
+  std::ifstream csv(dir / "solvers.csv");
+  const std::string table((std::istreambuf_iterator<char>(csv)),
+                          std::istreambuf_iterator<char>());
+  CHECK_THAT(table, Catch::Contains("local minimum: 3; unreachable: 2"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("Every goal kind a study generates is met at the trial's "

@@ -129,6 +129,16 @@ def test_unreachable_goal_is_a_status_not_an_exception(panda):
     assert not result.converged
 
 
+def test_a_target_beyond_the_reach_is_unreachable_with_the_certificate(panda):
+    assert iklab.solve_status_name(iklab.SolveStatus.LOCAL_MINIMUM) == "local minimum"
+    # 5 m from a 1.2 m arm: the reach certificate proves it out of reach.
+    far = iklab.Problem(panda)
+    far.add_goal(iklab.PositionGoal(panda, PANDA_TIP, [5.0, 0.0, 0.0]))
+    result = iklab.BoundedLmSolver().solve(far, panda.mid_limits())
+    assert result.status == iklab.SolveStatus.UNREACHABLE
+    assert "which reaches at most" in result.message
+
+
 def test_solve_rejects_bad_starts(panda, pose_problem):
     solver = iklab.LbfgsbSolver()
     with pytest.raises(ValueError, match=r"q0 must have shape \(7,\), got shape \(2, 7\)"):

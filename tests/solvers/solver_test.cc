@@ -57,6 +57,10 @@ Eigen::Vector3d TipAt(const Model& model, const Eigen::VectorXd& q) {
 
 TEST_CASE("SolveStatusName names every status", "[solvers]") {
   CHECK(std::string(SolveStatusName(SolveStatus::kConverged)) == "converged");
+  CHECK(std::string(SolveStatusName(SolveStatus::kLocalMinimum)) ==
+        "local minimum");
+  CHECK(std::string(SolveStatusName(SolveStatus::kUnreachable)) ==
+        "unreachable");
   CHECK(std::string(SolveStatusName(SolveStatus::kLimitsInfeasible)) ==
         "limits infeasible");
   CHECK(std::string(SolveStatusName(SolveStatus::kInvalidInput)) ==
@@ -154,7 +158,7 @@ TEST_CASE("Optimization solvers reach (-20, 5) with Parent's 3-link arm",
 }
 
 TEST_CASE("Out of reach: best effort is the stretched arm pointing at the "
-          "target, status unreachable",
+          "target, status unreachable with the reach certificate",
           "[solvers]") {
   auto model = testing::ParentArm();
   const Eigen::Vector3d target(40, -30, 0);  // distance 50 > reach 30
@@ -165,6 +169,11 @@ TEST_CASE("Out of reach: best effort is the stretched arm pointing at the "
       const Result r = solver->Solve(problem, testing::ParentStart());
       INFO(r.message);
       CHECK(r.status == SolveStatus::kUnreachable);
+      // The evidence, with its numbers: 15 + 10 + 5 from the first joint.
+      CHECK_THAT(r.message, Contains("goal out of reach"));
+      CHECK_THAT(r.message, Contains("target 50 from the chain's fixed base "
+                                     "at (0, 0, 0), which reaches at most "
+                                     "30"));
       CHECK_THAT(r.goal_errors.at(0).position,
                  Catch::Matchers::WithinAbs(50.0 - 30.0, 1e-6));
       CHECK((TipAt(*model, r.q) - closest).norm() <= 1e-3);
@@ -173,6 +182,32 @@ TEST_CASE("Out of reach: best effort is the stretched arm pointing at the "
         CHECK(std::abs(std::remainder(r.q[i], 2 * kPi)) <= 1e-3);
       }
     }
+  }
+}
+
+TEST_CASE("A reachable target where a solver stops at a stationary point is "
+          "a local minimum, not unreachable",
+          "[solvers]") {
+  // Parent's arm stretched along +x with the target on the −x axis, 20 from
+  // the base (reach 30): the residual (−50, 0) is parallel to the arm, so
+  // the gradient Jᵀr vanishes and every gradient-based stop fires at the
+  // start. Reachable, so no certificate, and no bound is active.
+  auto model = testing::ParentArm();
+  const Problem problem = PositionProblem(model, "tip", {-20, 0, 0});
+  const Eigen::VectorXd stretched = Eigen::Vector3d::Zero();
+  for (const auto& solver : OptimizationSolvers()) {
+    DYNAMIC_SECTION(solver->name()) {
+      const Result r = solver->Solve(problem, stretched);
+      INFO(r.message);
+      CHECK(r.status == SolveStatus::kLocalMinimum);
+      CHECK_THAT(r.message, Contains("local minimum or stall"));
+      CHECK_THAT(r.message, !Contains("goal out of reach ("));
+      CHECK(r.goal_errors.at(0).position > 1.0);
+    }
+  }
+  SECTION("bounded LM restarts from other poses and reaches it") {
+    const Result r = BoundedLmSolver().Solve(problem, stretched);
+    CHECK(r.status == SolveStatus::kConverged);
   }
 }
 
@@ -424,6 +459,23 @@ TEST_CASE("Finish reclassifies a solver's claims by the goal errors",
         scope.Finish(solved.q, SolveStatus::kMaxIterations, "stopped");
     CHECK(r.status == SolveStatus::kConverged);
     CHECK_THAT(r.message, Contains("within tolerance"));
+  }
+  SECTION("a stationary stop is unreachable only with the certificate") {
+    internal::SolveScope reachable(problem, start, SolveOptions(), "test");
+    CHECK(reachable.Finish(start, SolveStatus::kLocalMinimum, "stopped")
+              .status == SolveStatus::kLocalMinimum);
+    const Problem far = PositionProblem(model, "tip", {0, 30.5, 0});
+    internal::SolveScope scope(far, start, SolveOptions(), "test");
+    const Result r = scope.Finish(start, SolveStatus::kLocalMinimum, "stopped");
+    CHECK(r.status == SolveStatus::kUnreachable);
+    CHECK_THAT(r.message, Contains("target 30.5 from the chain's fixed base"));
+    CHECK_THAT(r.message, Contains("stopped"));
+  }
+  SECTION("a solver's own kUnreachable (a closed form's) is kept") {
+    internal::SolveScope scope(problem, start, SolveOptions(), "test");
+    const Result r = scope.Finish(start, SolveStatus::kUnreachable, "proof");
+    CHECK(r.status == SolveStatus::kUnreachable);
+    CHECK(r.message == "proof");
   }
   SECTION("a NaN pose becomes the start pose with kNumericalFailure") {
     internal::SolveScope scope(problem, start, SolveOptions(), "test");

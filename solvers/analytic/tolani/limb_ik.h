@@ -112,6 +112,8 @@ enum class LimbIkStatus {
   kSolved,
   /// The goal is out of the limb's reach (no θ4, or no ψ / aiming line):
   /// `q` is the closest pose found (limb stretched or folded toward it).
+  /// A verdict on the problem as the call poses it: with the wrist angles
+  /// given (SolvePosition, SolveAiming) another wrist may reach the goal.
   kUnreachable,
   /// Reachable without limits but no admissible φ (and second parameter):
   /// `q` is the exact solution that violates the limits least.

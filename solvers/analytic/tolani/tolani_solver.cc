@@ -280,6 +280,27 @@ Eigen::VectorXd FullPose(const Eigen::VectorXd& start, const SrsArm& arm,
   return q;
 }
 
+// What a closed-form verdict other than kSolved proves about the problem
+// (solver.h: a status claims no more than its evidence). `reach_decided`:
+// the closed form decided reach over every pose of the limb within the box,
+// so kUnreachable holds; `limits_decided`: it examined every exact solution
+// against the limits, so kLimitsInfeasible holds. Otherwise the verdict is
+// about a reduced problem and the pose goes to Finish as a local minimum,
+// which decides on the evidence at that pose (solve_scope.h rule 3); the
+// message says which reduced problem.
+SolveStatus VerdictStatus(LimbIkStatus verdict, bool reach_decided,
+                          bool limits_decided, const char* reduced,
+                          std::string* message) {
+  if (verdict == LimbIkStatus::kUnreachable && reach_decided) {
+    return SolveStatus::kUnreachable;
+  }
+  if (verdict == LimbIkStatus::kLimitsInfeasible && limits_decided) {
+    return SolveStatus::kLimitsInfeasible;
+  }
+  *message = StrCat("reduced problem (", reduced, "): ", *message);
+  return SolveStatus::kLocalMinimum;
+}
+
 // A bounded optimization of the whole problem from the best analytic effort
 // q (status and message that effort's); the better of the two is returned.
 Result WholeProblemFallback(const Problem& problem, const SrsArm& arm,
@@ -366,9 +387,27 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
   if (s.status == LimbIkStatus::kSolved) {
     return scope.Finish(q, SolveStatus::kConverged, std::move(s.message));
   }
-  const SolveStatus status = s.status == LimbIkStatus::kUnreachable
-                                 ? SolveStatus::kUnreachable
-                                 : SolveStatus::kLimitsInfeasible;
+  // Which verdicts hold for the whole problem. Eq. 5 decides the reach of a
+  // pose goal's wrist, and of a position goal on the wrist centre (which
+  // the held wrist angles do not move); Eq. 10 that of a partial
+  // orientation goal over every ψ. Only a pose goal's swivel analysis
+  // examines every exact solution against the limits. Position goals on
+  // another site and aiming goals hold the wrist angles, and a limb whose
+  // base moves is solved with the base held at the start pose: there the
+  // verdict is the reduced problem's.
+  const bool whole_limb = !arm.base_moves();
+  const bool wrist_centre = E.translation().norm() <= 1e-12;
+  const bool reach_decided =
+      whole_limb && (setup->task == Task::kPose ||
+                     setup->task == Task::kPartialOrientation ||
+                     (setup->task == Task::kPosition && wrist_centre));
+  const bool limits_decided = whole_limb && setup->task == Task::kPose;
+  const char* reduced = !whole_limb ? "the limb's base held at the start pose"
+                        : setup->task == Task::kPartialOrientation
+                            ? "a scan of psi"
+                            : "the wrist angles held";
+  const SolveStatus status = VerdictStatus(s.status, reach_decided,
+                                           limits_decided, reduced, &s.message);
   q = q.cwiseMax(lower).cwiseMin(upper);
   if (!options_.fallback) return scope.Finish(q, status, s.message);
   if (setup->task == Task::kPose) {
@@ -378,13 +417,15 @@ Result TolaniLimbSolver::Solve(const Problem& problem,
       return scope.Finish(q, status, s.message);
     }
     // Table 3: the reduced problem over (φ, θ5, θ6, θ7).
-    const LimbSolution r = ik.ApproximatePose(G, E, ik_options);
+    LimbSolution r = ik.ApproximatePose(G, E, ik_options);
     if (r.reduced) {
+      // Its verdicts are SolvePose's (Eq. 5 and the swivel analysis): the
+      // wrist goal out of reach, or no exact solution within the limits.
       const SolveStatus reduced_status =
-          r.status == LimbIkStatus::kSolved ? SolveStatus::kConverged
-          : r.status == LimbIkStatus::kUnreachable
-              ? SolveStatus::kUnreachable
-              : SolveStatus::kLimitsInfeasible;
+          r.status == LimbIkStatus::kSolved
+              ? SolveStatus::kConverged
+              : VerdictStatus(r.status, reach_decided, limits_decided,
+                              reduced, &r.message);
       Result result = scope.Finish(FullPose(scope.start(), arm, r.q),
                                    reduced_status, r.message);
       result.iterations = r.iterations;

@@ -75,10 +75,19 @@ struct TolaniLimbOptions {
 /// does not apply (other goal kinds, or no elbow angle / shoulder swivel
 /// within the limits), L-BFGS-B (lbfgsb_solver.h) on the whole potential
 /// within the bounds from the best analytic effort. The status is
-/// kConverged if the result reaches the tolerance, else kUnreachable /
-/// kLimitsInfeasible (internal::SolveScope::Finish), and the message says
-/// which method produced it. Without limits an out-of-reach pose goal
-/// returns the analytic closest pose. Iterations: 0 for closed form.
+/// kConverged if the result reaches the tolerance. Otherwise it is the
+/// closed form's verdict where that verdict covers the whole problem:
+/// kUnreachable from Eq. 5 (pose goals, position goals on the wrist centre)
+/// or Eq. 10 (partial orientation, every ψ), kLimitsInfeasible from a pose
+/// goal's swivel analysis (no exact solution within the limits). A verdict
+/// on a reduced problem — the wrist angles held (other position goals,
+/// aiming), a scan of ψ, a limb whose base moves held at the start pose —
+/// proves nothing about the problem: the message says "reduced problem
+/// (...)" and internal::SolveScope::Finish decides as for any stationary
+/// stop (kLocalMinimum, kLimitsInfeasible, or kUnreachable with the reach
+/// certificate). The message says which method produced the pose. Without
+/// limits an out-of-reach pose goal returns the analytic closest pose.
+/// Iterations: 0 for closed form.
 /// Name "tolani".
 class TolaniLimbSolver final : public Solver {
  public:

@@ -105,8 +105,8 @@ TEST_CASE("IPOPT and SLSQP keep an inequality (a cone on the tool axis) while "
   }
 }
 
-TEST_CASE("An infeasible constraint set ends as unreachable or limits "
-          "infeasible, never as converged",
+TEST_CASE("An infeasible constraint set ends short of it, never as "
+          "converged",
           "[solvers]") {
   const auto model = testing::SevenDofArm();
   Problem problem(model);
