@@ -361,11 +361,13 @@ void SetLayout(const Trial& trial0, StudyResult* result) {
 
 namespace internal {
 
+Scenario StudyScenario(const Study& study) {
+  return study.scenario ? study.scenario : RandomTargets(study.goals);
+}
+
 Trial MakeStudyTrial(const Study& study, int index,
                      const Eigen::VectorXd& previous) {
-  const Scenario scenario =
-      study.scenario ? study.scenario : RandomTargets(study.goals);
-  return MakeTrial(study, scenario, index, previous);
+  return MakeTrial(study, StudyScenario(study), index, previous);
 }
 
 }  // namespace internal
@@ -484,8 +486,7 @@ StudyResult RunStudy(const Study& study,
                          progress) {
   study.Validate();
   const auto wall_start = std::chrono::steady_clock::now();
-  const Scenario scenario =
-      study.scenario ? study.scenario : RandomTargets(study.goals);
+  const Scenario scenario = internal::StudyScenario(study);
   const int num_solvers = static_cast<int>(study.solvers.size());
   const bool chained = study.start == StartPose::kPreviousTrial;
 

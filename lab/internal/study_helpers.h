@@ -61,6 +61,10 @@ void CheckGoalSpec(const Model& model, const GoalSpec& spec, bool nested,
 SolverSummary SummarizeSolver(const Study& study, const StudyResult& result,
                               int solver);
 
+/// What each trial of `study` asks for: Study::scenario, or RandomTargets of
+/// Study::goals when it has none (study.cc; RunStudy and MakeStudyTrial).
+Scenario StudyScenario(const Study& study);
+
 /// Trial `index` of `study` exactly as RunStudy made it (study.cc): the
 /// same scenario, generator and start pose; `previous` is the start of a
 /// chained trial (StartPose::kPreviousTrial; empty otherwise).
