@@ -30,6 +30,8 @@ const char* SolveStatusName(SolveStatus status) {
       return "numerical failure";
     case SolveStatus::kNotSolved:
       return "not solved";
+    case SolveStatus::kOutsideLimits:
+      return "outside limits";
   }
   return "unknown status";
 }

@@ -79,6 +79,14 @@ enum class SolveStatus {
   kNumericalFailure,
   /// Solve() has not been called.
   kNotSolved,
+  /// The solve ended at a pose outside the joint limits while
+  /// SolveOptions::respect_limits is set: the method does not enforce limits
+  /// (the Jacobian pseudo-inverse, transpose and their papers' variants), so
+  /// the pose it found cannot be used as an answer even where every goal is
+  /// within tolerance. The message names the first joint outside its limits
+  /// and whether the goals were met; the start pose is not substituted.
+  /// (Listed last so that the values of the older statuses do not change.)
+  kOutsideLimits,
 };
 
 /// Returns "converged", "max iterations", ... for messages and reports.

@@ -346,7 +346,9 @@ void RecordOutcomes(ArmTable* t, int c, int m,
       continue;
     }
     std::string why = SolveStatusName(o.status);
-    if (!o.within_limits) why += ", outside limits";
+    if (!o.within_limits && o.status != SolveStatus::kOutsideLimits) {
+      why += ", outside limits";
+    }
     ++causes[why];
   }
   std::string& text = t->failure_causes[c][m];
@@ -741,7 +743,7 @@ void AddFailureClaims(const ArmTable& t, int c, ExperimentOutput* out) {
   const std::string ours = "analytic " + Fmt(an_fail) + " %; " + numeric;
   const std::string cause =
       failed > 0 ? Fmt(100.0 * at_limits / failed) +
-                       " % of the numerical failures are limit-bound "
+                       " % of the failures are limit-bound "
                        "(stopped against a joint limit, or outside the "
                        "limits for the pseudo-inverse); with limits off "
                        "they fail on " +

@@ -193,7 +193,8 @@ void BindSolveStatusAndResult(py::module_& m) {
       .value("LIMITS_INFEASIBLE", SolveStatus::kLimitsInfeasible)
       .value("INVALID_INPUT", SolveStatus::kInvalidInput)
       .value("NUMERICAL_FAILURE", SolveStatus::kNumericalFailure)
-      .value("NOT_SOLVED", SolveStatus::kNotSolved);
+      .value("NOT_SOLVED", SolveStatus::kNotSolved)
+      .value("OUTSIDE_LIMITS", SolveStatus::kOutsideLimits);
   m.def("solve_status_name", &SolveStatusName, py::arg("status"));
 
   py::class_<IterationRecord>(m, "IterationRecord")

@@ -19,7 +19,7 @@
 /// Joint limits: only BoundedDampedLeastSquaresSolver enforces them (when
 /// SolveOptions::respect_limits). The other two do not: with respect_limits
 /// a final pose outside the bounds is reported by SolveScope as
-/// kNumericalFailure ("the solver left the bounds").
+/// kOutsideLimits ("ended outside the joint limits").
 
 #include <memory>
 #include <string>

@@ -16,8 +16,8 @@
 /// Joint limits: none of these methods enforces them (the papers have no
 /// such mechanism). With SolveOptions::respect_limits (the default) the
 /// start pose is projected into the bounds, and a final pose outside them is
-/// reported by SolveScope as kNumericalFailure ("the solver left the
-/// bounds"); set respect_limits = false to run them on a limit-free problem.
+/// reported by SolveScope as kOutsideLimits ("ended outside the joint
+/// limits"); set respect_limits = false to run them on a limit-free problem.
 
 #include <memory>
 #include <string>

@@ -262,6 +262,32 @@ void SolveScope::ClassifyStationary(SolveStatus* status,
   }
 }
 
+std::string SolveScope::OutsideLimitsMessage(bool goals_met,
+                                             const std::string& stop) const {
+  const Bounds& bounds = problem_.bounds();
+  const Eigen::VectorXd& q = result_.q;
+  int outside = 0;
+  int first = -1;
+  for (int i = 0; i < q.size(); ++i) {
+    if (q[i] < bounds.lower[i] || q[i] > bounds.upper[i]) {
+      if (first < 0) first = i;
+      ++outside;
+    }
+  }
+  std::string where;
+  if (first >= 0) {
+    where = StrCat(": ", problem_.model().dof_name(first), " = ", q[first],
+                   " outside [", bounds.lower[first], ", ",
+                   bounds.upper[first], "]");
+    if (outside > 1) where += StrCat(" and ", outside - 1, " more");
+  }
+  return StrCat("ended outside the joint limits", where, " with ",
+                goals_met ? "every goal within tolerance"
+                          : "goals above tolerance",
+                " (this method does not enforce limits; solver stop: ", stop,
+                ")");
+}
+
 Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
                           std::string message) {
   if (!ok_) return std::move(result_);
@@ -306,8 +332,8 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
     }
     status = SolveStatus::kConverged;
   } else if (!inside) {
-    status = SolveStatus::kNumericalFailure;
-    message = "the solver left the bounds (" + message + ")";
+    status = SolveStatus::kOutsideLimits;
+    message = OutsideLimitsMessage(within, message);
   } else if (status == SolveStatus::kConverged ||
              status == SolveStatus::kLocalMinimum) {
     ClassifyStationary(&status, &message);

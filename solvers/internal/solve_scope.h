@@ -60,6 +60,9 @@ double PhysicalMemoryBytes();
 ///  (Problem::WithConstraintsAsGoals, unit weights as given).
 ///  5. A non-finite or wrongly sized pose is replaced by the start pose with
 ///     kNumericalFailure (never a NaN pose).
+///  6. With respect_limits, a pose outside the bounds is kOutsideLimits
+///     (whatever the solver reported, goals met or not); the message names
+///     the first coordinate outside and says whether the goals were met.
 class SolveScope {
  public:
   /// Relative size of the blocked gradient below which it counts as noise
@@ -151,6 +154,10 @@ class SolveScope {
   /// `*status` to kUnreachable, kLimitsInfeasible or kLocalMinimum and
   /// prefixes `*message` with the evidence.
   void ClassifyStationary(SolveStatus* status, std::string* message);
+  /// Rule 6's message for result_.q: the first coordinate outside the
+  /// bounds, whether the goals were met, and the solver's own `stop` message.
+  std::string OutsideLimitsMessage(bool goals_met,
+                                   const std::string& stop) const;
 
   const Problem& problem_;
   SolveOptions options_;

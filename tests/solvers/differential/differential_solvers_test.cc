@@ -185,6 +185,37 @@ TEST_CASE("Bounded DLS keeps every iterate within the joint limits",
   CHECK(Solve(problem, ParentStart(), options).converged());
 }
 
+TEST_CASE("A method without limits that ends outside them says so",
+          "[solvers]") {
+  // Limits [−1, 1]: the pseudo-inverse folds the arm past them to reach
+  // (−20, 5). The pose meets the goal but the arm cannot take it.
+  const auto model = testing::PlanarArm({15, 10, 5}, Eigen::Vector3d::Zero(),
+                                        -1.0, 1.0);
+  const Problem problem = PositionProblem(model, kParentGoal);
+  PseudoInverseOptions options;
+  const Result result = Solve(problem, ParentStart(), options);
+  INFO(result.message);
+  CHECK(result.status == SolveStatus::kOutsideLimits);
+  CHECK(std::string(SolveStatusName(result.status)) == "outside limits");
+  CHECK_FALSE(problem.bounds().Contains(result.q));
+  CHECK((TipAt(*model, result.q) - kParentGoal).norm() < 1e-5);
+  CHECK_THAT(result.message,
+             Catch::Matchers::Contains("outside the joint limits") &&
+                 Catch::Matchers::Contains(
+                     "every goal within tolerance"));
+  // The coordinate named is one that is outside.
+  int first = -1;
+  for (int i = 0; i < 3 && first < 0; ++i) {
+    if (std::abs(result.q[i]) > 1.0) first = i;
+  }
+  REQUIRE(first >= 0);
+  CHECK_THAT(result.message, Catch::Matchers::Contains(
+                                 model->dof_name(first) + " = "));
+  // Without limits the same solve is a plain success.
+  options.common.respect_limits = false;
+  CHECK(Solve(problem, ParentStart(), options).converged());
+}
+
 TEST_CASE("Bounded DLS converges when the goal is reachable within the limits",
           "[solvers]") {
   const auto model = testing::PlanarArm({15, 10, 5}, Eigen::Vector3d::Zero(),
