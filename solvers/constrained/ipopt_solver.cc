@@ -117,8 +117,8 @@ class IkTnlp : public Ipopt::TNLP {
     iterations_ = iteration;
     if (iteration == 0) return true;
     // IPOPT 3.11 does not hand the iterate to this callback; the accepted
-    // iterate is the last point whose constraints were evaluated (the line
-    // search's accepted trial point).
+    // iterate is the last point evaluated (the line search's accepted trial
+    // point).
     const Eigen::VectorXd& x = nlp_->last_x();
     if (options_.stop_at_tolerance && scope_->WithinToleranceAt(x)) {
       stop_status_ = SolveStatus::kConverged;

@@ -332,7 +332,10 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
     }
     status = SolveStatus::kConverged;
   } else if (!inside) {
-    status = SolveStatus::kOutsideLimits;
+    // A solver that failed keeps its failure; the limits are a detail of it.
+    if (status != SolveStatus::kNumericalFailure) {
+      status = SolveStatus::kOutsideLimits;
+    }
     message = OutsideLimitsMessage(within, message);
   } else if (status == SolveStatus::kConverged ||
              status == SolveStatus::kLocalMinimum) {

@@ -61,8 +61,9 @@ double PhysicalMemoryBytes();
 ///  5. A non-finite or wrongly sized pose is replaced by the start pose with
 ///     kNumericalFailure (never a NaN pose).
 ///  6. With respect_limits, a pose outside the bounds is kOutsideLimits
-///     (whatever the solver reported, goals met or not); the message names
-///     the first coordinate outside and says whether the goals were met.
+///     (goals met or not), unless the solver reported kNumericalFailure,
+///     which is kept; the message names the first coordinate outside and
+///     says whether the goals were met.
 class SolveScope {
  public:
   /// Relative size of the blocked gradient below which it counts as noise

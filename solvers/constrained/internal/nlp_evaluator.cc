@@ -14,7 +14,8 @@ NlpEvaluator::NlpEvaluator(const Problem& problem, const Eigen::VectorXd& q_ref,
       mu_(displacement_weight),
       x_(problem.nq()),
       gradient_(problem.nq()),
-      cached_x_(problem.nq()),
+      cached_x_(q_ref),
+      last_x_(q_ref),
       h_(problem.num_equality_constraints()),
       c_(problem.num_inequality_constraints()),
       jacobian_h_(problem.num_equality_constraints(), problem.nq()),
@@ -23,6 +24,7 @@ NlpEvaluator::NlpEvaluator(const Problem& problem, const Eigen::VectorXd& q_ref,
 double NlpEvaluator::Objective(const double* x, double* gradient) {
   ++objective_evaluations_;
   x_ = Eigen::Map<const Eigen::VectorXd>(x, n_);
+  last_x_ = x_;
   double f;
   if (gradient != nullptr) {
     Eigen::Ref<Eigen::VectorXd> g(gradient_);
@@ -46,6 +48,7 @@ double NlpEvaluator::Objective(const double* x, double* gradient) {
 
 void NlpEvaluator::UpdateConstraints(const double* x) {
   const Eigen::Map<const Eigen::VectorXd> xm(x, n_);
+  last_x_ = xm;
   if (cache_valid_ && xm == cached_x_) return;
   ++constraint_evaluations_;
   cached_x_ = xm;

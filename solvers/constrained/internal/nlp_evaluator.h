@@ -53,8 +53,10 @@ class NlpEvaluator {
 
   int objective_evaluations() const { return objective_evaluations_; }
   int constraint_evaluations() const { return constraint_evaluations_; }
-  /// The last point at which the constraints were evaluated.
-  const Eigen::VectorXd& last_x() const { return cached_x_; }
+  /// The last point at which the objective or the constraints were
+  /// evaluated; the reference point q_ref before any evaluation. (A problem
+  /// without constraints has no constraint evaluations.)
+  const Eigen::VectorXd& last_x() const { return last_x_; }
 
  private:
   void UpdateConstraints(const double* x);
@@ -67,6 +69,7 @@ class NlpEvaluator {
   Eigen::VectorXd x_;
   Eigen::VectorXd gradient_;
   Eigen::VectorXd cached_x_;
+  Eigen::VectorXd last_x_;
   bool cache_valid_ = false;
   Eigen::VectorXd h_, c_;
   Eigen::MatrixXd jacobian_h_, jacobian_c_;

@@ -16,6 +16,7 @@
 #include "constraints/problem.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
+#include "solvers/constrained/internal/nlp_evaluator.h"
 #include "solvers/constrained/ipopt_solver.h"
 #include "solvers/constrained/slsqp_solver.h"
 #include "solvers/differential/damped_least_squares_solver.h"
@@ -46,6 +47,32 @@ Eigen::Vector3d ToolPosition(const Model& model, const Eigen::VectorXd& q) {
   Data data(model);
   ForwardKinematics(model, q, &data);
   return SitePosition(model, data, model.SiteIndex("tool"));
+}
+
+TEST_CASE("The NLP evaluator's last point is the last point evaluated, also "
+          "without constraints",
+          "[solvers]") {
+  // IPOPT 3.11 stops on its intermediate callback (time budget, tolerance)
+  // at the evaluator's last point. Without constraints there are no
+  // constraint evaluations: that point once came from a cache of constraint
+  // points that was never written, and a stopped solve returned heap
+  // contents (1.6e-322, 5e175) as its pose.
+  const auto model = testing::SevenDofArm();
+  std::mt19937_64 rng(29);
+  Problem problem(model);
+  problem.AddGoal(std::make_shared<PositionGoal>(
+      *model, "tool",
+      ToolPosition(*model, testing::UniformPose(*model, &rng))));
+  const Eigen::VectorXd q0 = testing::UniformPose(*model, &rng);
+  internal::NlpEvaluator nlp(problem, q0, /*displacement_weight=*/0.0);
+  CHECK(nlp.last_x() == q0);
+  const Eigen::VectorXd x = testing::UniformPose(*model, &rng);
+  Eigen::VectorXd gradient(7);
+  nlp.Objective(x.data(), gradient.data());
+  CHECK(nlp.last_x() == x);
+  const Eigen::VectorXd y = testing::UniformPose(*model, &rng);
+  nlp.Objective(y.data(), nullptr);
+  CHECK(nlp.last_x() == y);
 }
 
 TEST_CASE("IPOPT and SLSQP reach random position goals posed as equality "
