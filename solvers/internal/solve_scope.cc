@@ -284,7 +284,7 @@ std::string SolveScope::OutsideLimitsMessage(bool goals_met,
   return StrCat("ended outside the joint limits", where, " with ",
                 goals_met ? "every goal within tolerance"
                           : "goals above tolerance",
-                " (this method does not enforce limits; solver stop: ", stop,
+                " (solver stop: ", stop,
                 ")");
 }
 
