@@ -168,7 +168,7 @@ void WriteSegmentScene(const Model& model, const std::string& title,
     const SegmentRun& first = *v.runs.front().second;
     if (figure < 0) {
       extent = FigureExtent(model, first.q.front());
-      figure = scene.AddFigure(model, title, 0.012 * extent);
+      figure = scene.AddFigure(model, title, 0.015 * extent);
     }
     std::vector<SceneMotion> motions;
     std::vector<std::vector<std::string>> rows;
@@ -191,7 +191,7 @@ void WriteSegmentScene(const Model& model, const std::string& title,
       }
     }
     SceneView& view = AddMotionView(v.name, figure, motions, sites, targets,
-                                    0.03 * extent, v.frame_seconds, &scene);
+                                    0.02 * extent, v.frame_seconds, &scene);
     // A run whose frames have other targets (another spacing) shows its own
     // in its colour.
     const std::vector<int> drawn =
@@ -207,7 +207,7 @@ void WriteSegmentScene(const Model& model, const std::string& title,
         }
       }
       view.AddAnimatedPoints(moving, v.runs[r].first + ": targets",
-                             PaletteColor(static_cast<int>(r)), 0.03 * extent);
+                             PaletteColor(static_cast<int>(r)), 0.02 * extent);
     }
     view.SetTable({"run", "largest distance to the frame's targets",
                    "final distance", "largest joint change per frame (rad)"},

@@ -123,7 +123,7 @@ inline void WriteParentScene(const ParentSetup& setup,
   Scene scene(title, "length units",
               Eigen::Vector3d::UnitY());
   const double extent = FigureExtent(model, setup.q0);
-  const int figure = scene.AddFigure(model, "15/10/5 arm", 0.012 * extent);
+  const int figure = scene.AddFigure(model, "15/10/5 arm", 0.02 * extent);
   std::vector<SceneMotion> motions;
   std::vector<std::vector<std::string>> rows;
   for (std::size_t r = 0; r < runs.size(); ++r) {

@@ -367,7 +367,7 @@ void WriteSolutionsScene(double grid_step, ExperimentOutput* out) {
       std::make_shared<const Model>(PlanarChain({kL1, kL2}).Compile());
   Scene scene("Parent 5.3.1: the two-link arm solved by the law of cosines",
               "length units", Eigen::Vector3d::UnitY());
-  const int figure = scene.AddFigure(*model, "two-link arm 15/10", 0.3);
+  const int figure = scene.AddFigure(*model, "two-link arm 15/10", 0.5);
   const auto circle = [](double radius) {
     std::vector<Eigen::Vector3d> points;
     for (int k = 0; k < 96; ++k) {

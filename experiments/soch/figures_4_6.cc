@@ -91,7 +91,7 @@ void WriteSochScene(const Model& model, const EllipseRun* const runs[3],
   Scene scene("Šoch & Lórencz Figs. 4-6: the six-link chain on the ellipse",
               "length units", Eigen::Vector3d::UnitY());
   const double extent = FigureExtent(model, runs[0]->q[0]);
-  const int figure = scene.AddFigure(model, "six-link chain", 0.008 * extent);
+  const int figure = scene.AddFigure(model, "six-link chain", 0.012 * extent);
   std::vector<std::vector<Eigen::Vector3d>> desired;
   for (int k = 0; k <= kSteps; ++k) {
     desired.push_back({Ellipse(static_cast<double>(k) / kSteps)});
