@@ -253,6 +253,34 @@ SceneView& SceneView::AddPoses(const std::vector<Eigen::Isometry3d>& poses,
   return *this;
 }
 
+SceneView& SceneView::AddAnimatedPoses(
+    const std::vector<std::vector<Eigen::Isometry3d>>& poses,
+    const std::string& label, const std::string& color, double size) {
+  json layer = Layer("poses", label, color);
+  if (poses.empty()) {
+    throw std::invalid_argument("scene view '" + name_ + "', layer '" + label +
+                                "': no frame");
+  }
+  json frames = json::array();
+  for (const std::vector<Eigen::Isometry3d>& frame : poses) {
+    std::vector<double> flat;
+    for (const Eigen::Isometry3d& X : frame) AppendPose(X, &flat);
+    CheckFinite(flat, label, "poses");
+    frames.push_back(Numbers(flat));
+  }
+  CheckFinite(size, label, "size");
+  if (poses.size() == 1) {
+    layer["poses"] = frames[0];
+  } else {
+    Animate(static_cast<int>(poses.size()), label);
+    layer["poses"] = std::move(frames);
+    layer["animated"] = true;
+  }
+  layer["size"] = Round(size);
+  layers_.push_back(std::move(layer));
+  return *this;
+}
+
 SceneView& SceneView::AddRays(const std::vector<Eigen::Vector3d>& origins,
                               const std::vector<Eigen::Vector3d>& directions,
                               const std::string& label,
@@ -452,6 +480,15 @@ int Scene::AddFigure(const Model& model, const std::string& name,
   }
   figures_->push_back({name, std::make_shared<const Model>(model), radius});
   return static_cast<int>(figures_->size()) - 1;
+}
+
+const Model& Scene::figure_model(int figure) const {
+  if (figure < 0 || figure >= num_figures()) {
+    throw std::invalid_argument("Scene::figure_model: no figure " +
+                                std::to_string(figure) + " (the scene has " +
+                                std::to_string(num_figures()) + ")");
+  }
+  return *(*figures_)[figure].model;
 }
 
 SceneView& Scene::AddView(const std::string& name) {

@@ -82,6 +82,11 @@ class SceneView {
   SceneView& AddPoses(const std::vector<Eigen::Isometry3d>& poses,
                       const std::string& label, const std::string& color,
                       double size);
+  /// `poses` with one list per frame ("animated": true), e.g. a goal that
+  /// is moved and restored.
+  SceneView& AddAnimatedPoses(
+      const std::vector<std::vector<Eigen::Isometry3d>>& poses,
+      const std::string& label, const std::string& color, double size);
   /// `rays`: arrows from origins[i] along directions[i] (normalized here)
   /// of `length`.
   /// @throws std::invalid_argument for lists of different lengths or a zero
@@ -176,6 +181,9 @@ class Scene {
   SceneView& AddView(const std::string& name);
 
   int num_figures() const { return static_cast<int>(figures_->size()); }
+  /// The model of figure `figure` (Scene::AddFigure).
+  /// @throws std::invalid_argument for an unknown figure.
+  const Model& figure_model(int figure) const;
   int num_views() const { return static_cast<int>(views_.size()); }
 
   /// The whole scene as JSON (format, version, title, units, up, figures,
@@ -216,6 +224,48 @@ void AddProblemLayers(const Problem& problem, const Eigen::VectorXd& q,
                       double size, SceneView* view,
                       const std::string& goal_color = "#000000",
                       const std::string& constraint_color = "#555555");
+
+/// A figure's size for drawing scales (link radius, target size): the
+/// largest distance of a step origin or site from the world origin at `q`,
+/// at least 1e-3 so that drawings never vanish.
+/// @throws std::invalid_argument if q does not fit the model.
+double FigureExtent(const Model& model, const Eigen::VectorXd& q);
+
+/// The most frames an animated view of a long motion draws (AddMotionView).
+inline constexpr int kSceneMaxFrames = 121;
+
+/// The frames of a `count`-frame motion that an animation draws when thinned
+/// to at most `max_frames`: 0, every stride-th frame and the last one, with
+/// stride = ceil((count − 1) / (max_frames − 1)) (all frames when they fit).
+/// @throws std::invalid_argument for count < 1 or max_frames < 2.
+std::vector<int> ThinnedFrames(int count, int max_frames = kSceneMaxFrames);
+
+/// One figure's motion over the frames of a view (AddMotionView): a solver's
+/// trajectory, iterates or frame-by-frame answers.
+struct SceneMotion {
+  std::string label;               ///< Legend entry (a solver's name).
+  std::string color;               ///< "#rrggbb" (PaletteColor, lab/plot.h).
+  std::vector<Eigen::VectorXd> q;  ///< One pose per frame; frame 0 = start.
+};
+
+/// Adds a view `name` in which figure `figure` follows each of `motions`
+/// over the same frames: the start pose (motions[0].q[0], grey), every
+/// motion as one animated figure layer in its colour, the path of each of
+/// `sites` per motion (a polyline over every frame, in the motion's colour,
+/// labelled "<motion>: <site> path"), and, when `targets` is not empty
+/// (targets[k]: the frame's target points), each target's path and the
+/// targets as animated black points of diameter `size`. Long motions are
+/// thinned to ThinnedFrames(frames, max_frames); drawn frames are
+/// `frame_seconds` × stride apart when played. Add a table (SetTable) and
+/// more layers to the returned view.
+/// @throws std::invalid_argument for no motion, motions of different
+///   lengths, `targets` of another length, an unknown site, or whatever
+///   SceneView throws (a non-finite pose names the layer).
+SceneView& AddMotionView(
+    const std::string& name, int figure, const std::vector<SceneMotion>& motions,
+    const std::vector<std::string>& sites,
+    const std::vector<std::vector<Eigen::Vector3d>>& targets, double size,
+    double frame_seconds, Scene* scene, int max_frames = kSceneMaxFrames);
 
 /// Checks that `scene` follows docs/scene-format.md: format and version,
 /// title/units/up, figures (steps with parents before them, sites), views

@@ -33,19 +33,9 @@ constexpr int kMaxAnimatedTrials = 3;
 constexpr int kMaxFrames = 121;
 constexpr const char* kStartColor = "#999999";
 
-// The figure's size: the largest distance of a step origin or site from the
-// root at mid-limits (at least 1e-3, so that drawings never vanish).
+// The figure's size at mid-limits (FigureExtent).
 double Extent(const Model& model) {
-  Data data(model);
-  ForwardKinematics(model, model.MidLimits(), &data);
-  double extent = 1e-3;
-  for (int step = 0; step < model.num_steps(); ++step) {
-    extent = std::max(extent, data.X_W(step).translation().norm());
-  }
-  for (int site = 0; site < model.num_sites(); ++site) {
-    extent = std::max(extent, SitePosition(model, data, site).norm());
-  }
-  return extent;
+  return FigureExtent(model, model.MidLimits());
 }
 
 bool Usable(const StudyRecord& record, int nq) {

@@ -382,6 +382,19 @@ void RunSingular(const ExperimentContext& context, ExperimentOutput* out) {
               {&runs.plain, &runs.plain_iterated, &runs.nlp}, "frames.csv",
               out);
   DrawSingular(s, runs, out);
+  WriteSegmentScene(*s.model, "Figure 10: effector 5 at the stretched "
+                              "configuration",
+                    {{"20 frames to 5.99 from the base (reach 6)",
+                      {{"pseudo-inverse, 1 step per frame", &runs.plain},
+                       {"pseudo-inverse, iterated per frame",
+                        &runs.plain_iterated},
+                       {"L-BFGS-B per frame", &runs.nlp}}}},
+                    {"effector1"}, "singular_scene.json",
+                    "The three runs in 3D, overlaid: play to the last frames, "
+                    "where the chain is almost stretched out and the one-step "
+                    "pseudo-inverse's effector (first colour) falls behind "
+                    "its target (black).",
+                    out);
   AddDeviationClaim(s, runs, out);
   AddRobustnessClaim(runs, out);
 }
@@ -613,6 +626,15 @@ void RunExample73(const ExperimentContext& context, ExperimentOutput* out) {
   }
   WriteRunCsv(s, names, run_ptrs, "frames.csv", out);
   DrawDampingRuns(s, runs, out);
+  SegmentSceneView dampings{"Figures 11-14: four dampings", {}};
+  for (int d = 0; d < 4; ++d) dampings.runs.push_back({names[d], &runs[d]});
+  WriteSegmentScene(*s.model, "Example 7.3: damped least squares", {dampings},
+                    {"effector1"}, "example_7_3_scene.json",
+                    "The four dampings in 3D, overlaid (lambda = 0.1, 0.25, "
+                    "1.5, 10 in palette order): lambda = 10 (fourth colour) "
+                    "lags far behind the target, lambda = 0.1 (first) jerks "
+                    "near the stretched end.",
+                    out);
   std::vector<std::vector<double>> errors;
   std::vector<std::pair<std::string, std::vector<double>>> curves;
   for (int d = 0; d < 4; ++d) {
@@ -739,6 +761,15 @@ void RunExample74(const ExperimentContext& context, ExperimentOutput* out) {
   WriteRunCsv(s, {"DLS lambda = 0.25 (Figure 12)", "bounded DLS lambda = 0.25"},
               {&free, &bounded}, "frames.csv", out);
   DrawExample74(s, free, bounded, out);
+  WriteSegmentScene(*s.model, "Example 7.4: bounded damped least squares",
+                    {{"Figure 15 vs Figure 12",
+                      {{kExample74Names[0], &free}, {kExample74Names[1], &bounded}}}},
+                    {"effector1"}, "example_7_4_scene.json",
+                    "Without bounds (first colour) and with -pi < theta_6 < 0 "
+                    "(second colour) in 3D: both effectors follow the target, "
+                    "the bounded chain in another pose (theta_6 stays below "
+                    "0).",
+                    out);
   AddExample74Claims(s, free, bounded, out);
 }
 

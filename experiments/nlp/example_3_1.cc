@@ -517,6 +517,19 @@ void RunExample31(const ExperimentContext& context, ExperimentOutput* out) {
   const ExampleRuns runs = RunToTarget(setup, start);
   WriteFramesCsv(setup, runs, out);
   DrawChainPictures(model, runs, out);
+  WriteSegmentScene(
+      model, "Example 3.1: the 3-joint chain (1.0, 0.8, 0.6)",
+      {{"internal points: equal vs eased",
+        {{"equal spacing", &runs.linear}, {"eased spacing", &runs.eased}}},
+       {"direct solve: L-BFGS-B iterates",
+        {{"L-BFGS-B iterates, straight to X", &runs.direct_iterates}},
+        0.1}},
+      {"effector"}, "example_3_1_scene.json",
+      "Example 3.1 in 3D. First view: L-BFGS-B through the 19 internal "
+      "points, equal (first colour) and eased (second colour) spacing; the "
+      "effectors stay on the segment YX. Second view: one solve straight to "
+      "X, animated over its iterates; its effector leaves the segment.",
+      out);
   DrawPotentialPlot(runs, out);
   DrawAnglesPlot(runs, out);
   AddPerFrameTable(runs.linear, out);

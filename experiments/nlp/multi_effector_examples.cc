@@ -445,6 +445,20 @@ void RunMultiEffector(int effectors, const std::string& figures,
   const MultiRun m = RunFrames(s, context);
   WriteFramesCsv(s, m, out);
   DrawMultiPictures(s, m, figures, out);
+  std::vector<std::string> sites;
+  for (int e = 1; e <= effectors; ++e) {
+    sites.push_back("effector" + std::to_string(e));
+  }
+  WriteSegmentScene(*s.model, figures + ": " + std::to_string(effectors) +
+                                  " end effectors",
+                    {{"frames 0-" + std::to_string(kMultiEffectorFrames),
+                      {{"multi-effector recursion", &m.run}}}},
+                    sites, "nlp_" + std::to_string(effectors) +
+                               "_effectors_scene.json",
+                    "The branched figure in 3D over the frames: every "
+                    "effector's path (coloured) runs along its straight "
+                    "target path (black) to its target.",
+                    out);
   AddReachClaims(s, m.run, figures, out);
   AddTheoremClaims(s, m.checks, out);
 }

@@ -8,6 +8,7 @@
 #include <Eigen/QR>
 
 #include "lab/planar_tracking.h"
+#include "lab/scene.h"
 #include "framework/kinematics.h"
 #include "solvers/trajectory.h"
 
@@ -149,6 +150,71 @@ LinePlot SegmentRunPlot(const Model& model, const SegmentRun& run,
   plot.series.push_back(paths);
   plot.series.push_back(targets);
   return plot;
+}
+
+void WriteSegmentScene(const Model& model, const std::string& title,
+                       const std::vector<SegmentSceneView>& views,
+                       const std::vector<std::string>& sites,
+                       const std::string& file, const std::string& caption,
+                       ExperimentOutput* out) {
+  Scene scene(title, "length units", Eigen::Vector3d::UnitY());
+  int figure = -1;
+  double extent = 1.0;
+  for (const SegmentSceneView& v : views) {
+    if (v.runs.empty()) {
+      throw std::invalid_argument("WriteSegmentScene: view '" + v.name +
+                                  "' has no run");
+    }
+    const SegmentRun& first = *v.runs.front().second;
+    if (figure < 0) {
+      extent = FigureExtent(model, first.q.front());
+      figure = scene.AddFigure(model, title, 0.015 * extent);
+    }
+    std::vector<SceneMotion> motions;
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t r = 0; r < v.runs.size(); ++r) {
+      const SegmentRun& run = *v.runs[r].second;
+      motions.push_back({v.runs[r].first, PaletteColor(static_cast<int>(r)), run.q});
+      double worst = 0.0;
+      for (std::size_t k = 1; k < run.q.size(); ++k) {
+        worst = std::max(worst, FrameError(run, static_cast<int>(k)));
+      }
+      rows.push_back({v.runs[r].first, FormatNumber(worst, 3),
+                      FormatNumber(FrameError(run, static_cast<int>(run.q.size()) - 1), 3),
+                      FormatNumber(MaxJointJump(run.q), 3)});
+    }
+    std::vector<std::vector<Eigen::Vector3d>> targets;
+    for (const auto& frame : first.target) {
+      targets.emplace_back();
+      for (const Eigen::Vector2d& t : frame) {
+        targets.back().push_back(Eigen::Vector3d(t.x(), t.y(), 0.0));
+      }
+    }
+    SceneView& view = AddMotionView(v.name, figure, motions, sites, targets,
+                                    0.02 * extent, v.frame_seconds, &scene);
+    // A run whose frames have other targets (another spacing) shows its own
+    // in its colour.
+    const std::vector<int> drawn =
+        ThinnedFrames(static_cast<int>(first.q.size()));
+    for (std::size_t r = 1; r < v.runs.size(); ++r) {
+      const SegmentRun& run = *v.runs[r].second;
+      if (run.target == first.target) continue;
+      std::vector<std::vector<Eigen::Vector3d>> moving;
+      for (int k : drawn) {
+        moving.emplace_back();
+        for (const Eigen::Vector2d& t : run.target[k]) {
+          moving.back().push_back(Eigen::Vector3d(t.x(), t.y(), 0.0));
+        }
+      }
+      view.AddAnimatedPoints(moving, v.runs[r].first + ": targets",
+                             PaletteColor(static_cast<int>(r)), 0.02 * extent);
+    }
+    view.SetTable({"run", "largest distance to the frame's targets",
+                   "final distance", "largest joint change per frame (rad)"},
+                  std::move(rows));
+  }
+  scene.Write(out->dir() / file);
+  out->AddScene(file, caption);
 }
 
 }  // namespace iklab

@@ -14,16 +14,19 @@
 /// So num_frames = M + 1 solves. "For more smooth behavior" it chooses other
 /// internal points (the formula is lost); we take the Hermite spacing
 /// 3s² − 2s³ (HermitePath with zero tangents: start and stop at rest).
+/// WriteSegmentScene draws runs in 3D for the HTML report.
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
 
 #include "constraints/position_goal.h"
 #include "constraints/problem.h"
+#include "lab/experiment.h"
 #include "lab/plot.h"
 #include "framework/model.h"
 #include "solvers/solver.h"
@@ -96,6 +99,29 @@ double MaxJointJump(const std::vector<Eigen::VectorXd>& q);
 LinePlot SegmentRunPlot(const Model& model, const SegmentRun& run,
                         const std::vector<int>& frames,
                         const std::string& title);
+
+/// One view of a segment scene: runs of the same frames overlaid.
+struct SegmentSceneView {
+  std::string name;
+  /// (label, run); every run has the same number of frames.
+  std::vector<std::pair<std::string, const SegmentRun*>> runs;
+  /// Seconds between frames when played.
+  double frame_seconds = 0.25;
+};
+
+/// Writes `file` in out->dir(): the planar figure (x–y plane, y up) in one
+/// view per entry of `views`, each run animated in PaletteColor of its
+/// order (AddMotionView, lab/scene.h: start pose grey, the path of each of
+/// `sites`, the first run's targets per frame in black, long runs thinned)
+/// and a table of each run's largest and final distance to the frame's
+/// targets and largest joint change per frame. Registers it with `caption`.
+/// @throws std::invalid_argument for a view without runs, runs of
+///   different lengths or an unknown site.
+void WriteSegmentScene(const Model& model, const std::string& title,
+                       const std::vector<SegmentSceneView>& views,
+                       const std::vector<std::string>& sites,
+                       const std::string& file, const std::string& caption,
+                       ExperimentOutput* out);
 
 }  // namespace iklab
 

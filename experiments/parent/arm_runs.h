@@ -4,9 +4,10 @@
 /// @file
 /// The common set-up of Parent's Figs. 5.20–5.25 (§5.3.3): the 15/10/5 arm,
 /// start {π/8, π/4, π/4}, 21 frames (0 … 20) of linearly interpolated goals,
-/// one Euler step of the differential method per frame, and the solver
-/// options used by those experiments.
+/// one Euler step of the differential method per frame, the solver options
+/// used by those experiments, and their 3D scene.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -17,6 +18,8 @@
 #include "framework/builders.h"
 #include "lab/experiment.h"
 #include "lab/planar_tracking.h"
+#include "lab/plot.h"
+#include "lab/scene.h"
 #include "solvers/differential/damped_least_squares_solver.h"
 #include "solvers/differential/pseudo_inverse_solver.h"
 
@@ -99,6 +102,58 @@ inline void WriteTrackCsv(const PlanarTrack& track, const std::string& name,
     rows.push_back(row);
   }
   out->WriteCsv(name, header, rows);
+}
+
+/// One run of a Parent scene: its label and its frames.
+struct ParentSceneRun {
+  std::string label;
+  const PlanarTrack* track = nullptr;
+};
+
+/// Writes `file` in out->dir(): the arm (x–y plane, y up) animated over the
+/// frames of every run of `runs` overlaid (PaletteColor by order, start pose
+/// grey), each run's effector path, the goal line and the moving goal, and
+/// the arm's reach circle (radius 30); a table of each run's distance to the
+/// frame's goal and largest joint jump. Registers it with `caption`.
+inline void WriteParentScene(const ParentSetup& setup,
+                             const std::vector<ParentSceneRun>& runs,
+                             const std::string& title, const std::string& file,
+                             const std::string& caption, ExperimentOutput* out) {
+  const Model& model = *setup.model;
+  Scene scene(title, "length units",
+              Eigen::Vector3d::UnitY());
+  const double extent = FigureExtent(model, setup.q0);
+  const int figure = scene.AddFigure(model, "15/10/5 arm", 0.02 * extent);
+  std::vector<SceneMotion> motions;
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const PlanarTrack& track = *runs[r].track;
+    motions.push_back(
+        {runs[r].label, PaletteColor(static_cast<int>(r)), track.q});
+    const std::vector<double> errors = TrackingErrors(track);
+    const std::vector<double> jumps = JointJumps(track.q);
+    rows.push_back({runs[r].label,
+                    FormatNumber(*std::max_element(errors.begin(), errors.end()), 3),
+                    FormatNumber(errors.back(), 3),
+                    FormatNumber(*std::max_element(jumps.begin(), jumps.end()), 3)});
+  }
+  std::vector<std::vector<Eigen::Vector3d>> goals;
+  for (const Eigen::Vector2d& g : runs.front().track->goal) {
+    goals.push_back({Eigen::Vector3d(g.x(), g.y(), 0.0)});
+  }
+  SceneView& view = AddMotionView(title, figure, motions, {"effector"}, goals,
+                                  0.03 * extent, 0.25, &scene);
+  std::vector<Eigen::Vector3d> circle;
+  for (int k = 0; k < 96; ++k) {
+    circle.push_back(30.0 * Eigen::Vector3d(std::cos(2 * M_PI * k / 96),
+                                            std::sin(2 * M_PI * k / 96), 0.0));
+  }
+  view.AddPath(circle, true, "reach (30)", "#bbbbbb");
+  view.SetTable({"run", "largest distance to the frame's goal",
+                 "final distance", "largest joint jump (rad)"},
+                std::move(rows));
+  scene.Write(out->dir() / file);
+  out->AddScene(file, caption);
 }
 
 }  // namespace iklab

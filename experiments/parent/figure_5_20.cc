@@ -47,9 +47,12 @@ void RunParentFigure520(const ExperimentContext& context,
   errors.x_label = "frame";
   errors.y_label = "distance to the frame's goal";
   int index = 0;
+  std::vector<PlanarTrack> tracks;
+  tracks.reserve(runs.size());
   for (const auto& [label, solver] : runs) {
     context.Progress(index / 2.0, label);
-    const PlanarTrack track = RunParentTrack(*solver, setup);
+    tracks.push_back(RunParentTrack(*solver, setup));
+    const PlanarTrack& track = tracks.back();
     const std::string tag = index == 0 ? "a_pseudo_inverse" : "b_dls";
     WriteTrackCsv(track, "fig_5_20_" + tag + ".csv", out);
     const double deviation =
@@ -84,6 +87,13 @@ void RunParentFigure520(const ExperimentContext& context,
     errors.series.push_back(series);
     ++index;
   }
+  WriteParentScene(setup,
+                   {{runs[0].first, &tracks[0]}, {runs[1].first, &tracks[1]}},
+                   "Fig. 5.20: goal (-20, 5)", "fig_5_20_scene.json",
+                   "Both runs in 3D, overlaid: play the frames and compare "
+                   "each effector path (its colour) with the straight goal "
+                   "line (black).",
+                   out);
   errors.key = "top left";
   DrawLinePlot(errors, out->dir(), "fig_5_20_errors");
   out->AddFigure("fig_5_20_errors.png",

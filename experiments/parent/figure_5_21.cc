@@ -41,6 +41,15 @@ void RunParentFigure521(const ExperimentContext& context,
   WriteTrackCsv(plain, "fig_5_21_a_pseudo_inverse.csv", out);
   WriteTrackCsv(damped, "fig_5_21_b_dls.csv", out);
 
+  WriteParentScene(setup,
+                   {{"(a) pseudo-inverse", &plain},
+                    {"(b) damped least squares", &damped}},
+                   "Fig. 5.21: goal (-35, 5), out of reach",
+                   "fig_5_21_scene.json",
+                   "Both runs in 3D, overlaid: play to frames 18-20, where the "
+                   "goal leaves the reach circle (grey) and the undamped arm "
+                   "jumps while the damped one stretches smoothly.",
+                   out);
   const std::vector<int> frames = {0, 10, 18, 19, 20};
   DrawLinePlot(TrackPlot(*setup.model, plain, frames,
                          "Fig. 5.21 (a) pseudo-inverse, goal (-35, 5): "

@@ -76,6 +76,15 @@ void RunParentFigure522(const ExperimentContext& context,
       angles.series.push_back(s);
     }
   }
+  WriteParentScene(setup,
+                   {{"gains {0.1, 0.5, 0.1}", &tracks[0]},
+                    {"gains {0.1, 0.1, 0.5}", &tracks[1]}},
+                   "Fig. 5.22: null-space control term", "fig_5_22_scene.json",
+                   "Both gain settings in 3D, overlaid: the effectors follow "
+                   "the same line while the joint with the higher gain (joint "
+                   "2 for the first colour, joint 3 for the second) stays "
+                   "straighter.",
+                   out);
   DrawLinePlot(angles, out->dir(), "fig_5_22_joint_angles");
   out->AddFigure("fig_5_22_joint_angles.png",
                  "Joints 2 and 3 per frame (solid: gains {0.1, 0.5, 0.1}; "

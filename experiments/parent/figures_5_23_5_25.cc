@@ -74,6 +74,14 @@ void RunFigure523(const ExperimentContext& context, ExperimentOutput* out) {
   const PlanarTrack standard = RunParentTrack(*ParentPseudoInverse(), setup);
   Draw(setup, alt, "Fig. 5.23", "alternative Jacobian",
        "fig_5_23_alternative_jacobian", out);
+  WriteParentScene(setup,
+                   {{"alternative Jacobian", &alt},
+                    {"pseudo-inverse (standard)", &standard}},
+                   "Fig. 5.23: alternative Jacobian", "fig_5_23_scene.json",
+                   "The alternative Jacobian and the standard pseudo-inverse "
+                   "in 3D, overlaid: the two arms and effector paths nearly "
+                   "coincide.",
+                   out);
   const double length = (setup.goal - setup.start).norm();
   double difference = 0.0;
   for (std::size_t k = 0; k < alt.effector.size(); ++k) {
@@ -150,11 +158,13 @@ void RunFigure524(const ExperimentContext& context, ExperimentOutput* out) {
   sweep.log_y = true;
   sweep.key = "above";
   double best_stable_error = kInfinity;
+  PlanarTrack stable;  // alpha = bound / 2, for the scene
   for (double alpha : alphas) {
     JacobianTransposeOptions o = OneStepPerFrame(options);
     o.alpha = alpha;
     o.common.max_iterations = kTransposeStepsPerFrame;
     const PlanarTrack t = RunParentTrack(*MakeSolver(o), setup);
+    if (alpha == 0.5 * bound) stable = t;
     Series s;
     s.title = "alpha = " + FormatNumber(alpha, 3) + " (alpha sigma^2 = " +
               FormatNumber(alpha * sigma * sigma, 3) + ")";
@@ -185,6 +195,17 @@ void RunFigure524(const ExperimentContext& context, ExperimentOutput* out) {
                 {"alpha", "alpha sigma_max^2 at start",
                  "largest tracking error", "final distance to the goal"},
                 sweep_rows, "fig_5_24_alpha_sweep.csv");
+  WriteParentScene(
+      setup,
+      {{"alpha = 0.1, 1 step per frame", &track},
+       {"alpha = " + FormatNumber(0.5 * bound, 3) + " (half the bound), up to " +
+            std::to_string(kTransposeStepsPerFrame) + " steps per frame",
+        &stable}},
+      "Fig. 5.24: Jacobian transpose", "fig_5_24_scene.json",
+      "The published scale 0.1 (first colour) against half the stability "
+      "bound (second colour) in 3D: play the frames to see the first arm "
+      "oscillate about the goal line while the second tracks it.",
+      out);
   const bool stable_tracks = best_stable_error <= kAcceptFraction * length;
   out->AddClaim(
       {"Below the stability bound the transpose method tracks to the goal",
@@ -229,6 +250,16 @@ void RunFigure525(const ExperimentContext& context, ExperimentOutput* out) {
                ".");
   Draw(setup, track, "Fig. 5.25", "cyclic coordinate descent", "fig_5_25_ccd",
        out);
+  WriteParentScene(setup,
+                   {{"CCD, up to " + std::to_string(kCcdSweeps) +
+                         " sweeps per frame",
+                     &track},
+                    {"CCD, 1 sweep per frame", &single}},
+                   "Fig. 5.25: cyclic coordinate descent", "fig_5_25_scene.json",
+                   "CCD in 3D: the run shown in the paper's figure (first "
+                   "colour) and one sweep per frame (second colour), whose "
+                   "effector lags behind the moving goal.",
+                   out);
   const double length = (setup.goal - setup.start).norm();
   const double deviation =
       MaxDistanceToSegment(track.effector, setup.start, setup.goal);

@@ -44,6 +44,7 @@
 #include "framework/kinematics.h"
 #include "lab/experiment.h"
 #include "lab/plot.h"
+#include "lab/scene.h"
 #include "solvers/analytic/two_link_analytic.h"
 
 namespace iklab {
@@ -355,6 +356,86 @@ void DrawSolutions(ExperimentOutput* out) {
                  "its mirror image (−18, 6)");
 }
 
+// The scene: per goal of DrawSolutions both solutions and the printed
+// formula's answer on the arm built as a figure, with the goal, the mirror
+// line and the annulus; and the reach test as a map of the distance left
+// over a grid of targets (step `grid_step`, at least 1).
+void WriteSolutionsScene(double grid_step, ExperimentOutput* out) {
+  const double reach = kL1 + kL2;
+  const double inner = std::abs(kL1 - kL2);
+  const auto model =
+      std::make_shared<const Model>(PlanarChain({kL1, kL2}).Compile());
+  Scene scene("Parent 5.3.1: the two-link arm solved by the law of cosines",
+              "length units", Eigen::Vector3d::UnitY());
+  const int figure = scene.AddFigure(*model, "two-link arm 15/10", 0.5);
+  const auto circle = [](double radius) {
+    std::vector<Eigen::Vector3d> points;
+    for (int k = 0; k < 96; ++k) {
+      points.push_back(radius * Eigen::Vector3d(std::cos(2 * kPi * k / 96),
+                                                std::sin(2 * kPi * k / 96), 0));
+    }
+    return points;
+  };
+  for (const Eigen::Vector2d& goal :
+       {Eigen::Vector2d(12, 14), Eigen::Vector2d(-18, -6)}) {
+    const TwoLinkSolutions s = SolveTwoLinkPlanar(kL1, kL2, goal);
+    const Eigen::Vector2d printed = PrintedFormula(goal);
+    SceneView& view = scene.AddView("goal (" + FormatNumber(goal.x(), 3) +
+                                    ", " + FormatNumber(goal.y(), 3) + ")");
+    view.AddFigure(figure, {s.solutions[0]}, "elbow + (theta2 >= 0)",
+                   PaletteColor(0));
+    view.AddFigure(figure, {s.solutions[1]}, "elbow - (theta2 <= 0)",
+                   PaletteColor(1));
+    view.AddFigure(figure, {printed}, "Fig. 5.15's formula taken literally",
+                   PaletteColor(2));
+    Problem problem(model);
+    problem.AddGoal(std::make_shared<PositionGoal>(
+        *model, "effector", Eigen::Vector3d(goal.x(), goal.y(), 0.0)));
+    AddProblemLayers(problem, s.solutions[0], 1.5, &view);
+    view.AddPath({Eigen::Vector3d::Zero(), Eigen::Vector3d(goal.x(), goal.y(), 0)},
+                 false, "base-goal line (the mirror)", "#555555");
+    view.AddPath(circle(reach), true, "reach L1 + L2", "#bbbbbb");
+    view.AddPath(circle(inner), true, "inner reach |L1 - L2|", "#bbbbbb");
+    std::vector<std::vector<std::string>> rows;
+    const char* names[3] = {"elbow +", "elbow -", "printed formula"};
+    const Eigen::Vector2d angles[3] = {s.solutions[0], s.solutions[1], printed};
+    for (int k = 0; k < 3; ++k) {
+      rows.push_back({names[k], FormatNumber(angles[k][0], 4),
+                      FormatNumber(angles[k][1], 4),
+                      FormatNumber((TwoLinkTip(kL1, kL2, angles[k]) - goal).norm(),
+                                   3)});
+    }
+    view.SetTable({"solution", "theta1 (rad)", "theta2 (rad)",
+                   "distance to the goal"},
+                  std::move(rows));
+  }
+  const double step = std::max(grid_step, 1.0);
+  const int half = static_cast<int>(std::lround(1.2 * reach / step));
+  std::vector<Eigen::Vector3d> centers;
+  std::vector<double> left;
+  for (int i = -half; i <= half; ++i) {
+    for (int j = -half; j <= half; ++j) {
+      const Eigen::Vector2d target(i * step, j * step);
+      centers.push_back(Eigen::Vector3d(target.x(), target.y(), 0.0));
+      left.push_back(SolveTwoLinkPlanar(kL1, kL2, target).residual);
+    }
+  }
+  SceneView& map = scene.AddView("reach test: distance left over a grid");
+  map.AddVoxels(centers, left, step, "closest distance reached",
+                Eigen::Vector2d(0.0, *std::max_element(left.begin(), left.end())),
+                "grid targets");
+  map.AddFigure(figure, {Eigen::Vector2d(0.0, 0.0)}, "arm stretched", "#999999");
+  map.AddPath(circle(reach), true, "reach L1 + L2", "#555555");
+  map.AddPath(circle(inner), true, "inner reach |L1 - L2|", "#555555");
+  scene.Write(out->dir() / "two_link_scene.json");
+  out->AddScene("two_link_scene.json",
+                "The two-link arm in 3D: for each goal both solutions (mirror "
+                "images in the grey base-goal line) and Fig. 5.15's formula "
+                "taken literally, which solves (-18, -6) as its mirror image; "
+                "the last view colours a grid of targets by the distance the "
+                "closed form leaves (0 inside the annulus).");
+}
+
 // Along the ray through (1, 1): the closest distance ours vs brute force.
 void DrawReachTest(const ExperimentContext& context, int brute_cells,
                    ExperimentOutput* out) {
@@ -488,6 +569,7 @@ void RunParentSection531(const ExperimentContext& context,
 
   context.Progress(0.8, "pictures");
   DrawSolutions(out);
+  WriteSolutionsScene(grid_step, out);
   DrawReachTest(context, brute_cells, out);
 
   out->AddTable(

@@ -12,7 +12,8 @@
 //
 // Parameters we chose: 300 targets per robot and seed mode in the full run
 // (20 in the quick one; `iklab bench` runs any number), target seed = the
-// experiment seed, rotation weighted 0.4 against metres.
+// experiment seed, rotation weighted 0.4 against metres. The 3D scene shows
+// kSceneTargets random-seed targets per robot, failed ones first.
 
 #include <algorithm>
 #include <map>
@@ -22,15 +23,105 @@
 #include <vector>
 
 #include "bench/ik_benchmark.h"
+#include "constraints/position_orientation_goal.h"
+#include "constraints/problem.h"
 #include "experiments/experiments_list.h"
 #include "framework/urdf_loader.h"
 #include "lab/data.h"
 #include "lab/experiment.h"
 #include "lab/plot.h"
+#include "lab/scene.h"
 
 namespace iklab {
 
 namespace {
+
+// Targets per robot drawn in the scene.
+constexpr int kSceneTargets = 3;
+
+// Which random-seed targets the scene draws: the first ones some solver
+// failed (up to kSceneTargets - 1, so that failures are seen), then the
+// first ones, in target order.
+std::vector<int> SceneTargets(
+    const std::vector<std::vector<TargetOutcome>>& outcomes, int count) {
+  std::vector<int> picked;
+  for (int t = 0; t < count && static_cast<int>(picked.size()) < kSceneTargets - 1;
+       ++t) {
+    for (const auto& solver : outcomes) {
+      if (!solver.empty() && !solver[t].success &&
+          solver[t].invalid_input.empty()) {
+        picked.push_back(t);
+        break;
+      }
+    }
+  }
+  for (int t = 0; t < count && static_cast<int>(picked.size()) < kSceneTargets;
+       ++t) {
+    if (std::find(picked.begin(), picked.end(), t) == picked.end()) {
+      picked.push_back(t);
+    }
+  }
+  std::sort(picked.begin(), picked.end());
+  return picked;
+}
+
+// One view per drawn target of `robot`: the seed (grey), every solver's
+// answer in its colour (PaletteColor of its index, as in the charts;
+// refused or non-finite answers are not drawn), the target frame, and a
+// table of every solver's status, independent check and time.
+// outcomes[s] is empty for a solver that does not apply to the robot.
+void AddBenchmarkViews(const BenchmarkRobot& robot,
+                       const std::shared_ptr<const Model>& model, int site,
+                       const std::vector<BenchmarkTarget>& targets,
+                       const std::vector<BenchmarkSolver>& solvers,
+                       const std::vector<std::vector<TargetOutcome>>& outcomes,
+                       Scene* scene) {
+  const double extent = FigureExtent(*model, model->MidLimits());
+  const int figure = scene->AddFigure(*model, robot.name, 0.02 * extent);
+  for (int t : SceneTargets(outcomes, static_cast<int>(targets.size()))) {
+    SceneView& view = scene->AddView(robot.name + ", target " + std::to_string(t));
+    view.AddFigure(figure, {targets[t].seed}, "seed", "#999999");
+    Eigen::VectorXd drawn_at = targets[t].seed;
+    bool found = false;
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t s = 0; s < solvers.size(); ++s) {
+      if (outcomes[s].empty()) {
+        rows.push_back({solvers[s].name, "n/a: " +
+                            NotApplicable(solvers[s], *model, site),
+                        "", "", "", ""});
+        continue;
+      }
+      const TargetOutcome& o = outcomes[s][t];
+      const bool usable = o.invalid_input.empty() &&
+                          o.q.size() == model->nq() && o.q.allFinite();
+      if (usable) {
+        view.AddFigure(figure, {o.q}, solvers[s].name,
+                       PaletteColor(static_cast<int>(s)));
+        if (o.success && !found) {
+          drawn_at = o.q;
+          found = true;
+        }
+      }
+      if (!o.invalid_input.empty()) {
+        rows.push_back({solvers[s].name, "refused: " + o.invalid_input, "", "",
+                        "", ""});
+        continue;
+      }
+      rows.push_back({solvers[s].name, SolveStatusName(o.status),
+                      o.success ? "yes" : "NO",
+                      FormatNumber(o.check.position_error, 3),
+                      FormatNumber(o.check.rotation_error, 3),
+                      FormatNumber(o.microseconds, 3)});
+    }
+    Problem problem(model);
+    problem.AddGoal(std::make_shared<PositionOrientationGoal>(
+        *model, robot.tip_link, targets[t].target));
+    AddProblemLayers(problem, drawn_at, 0.1 * extent, &view);
+    view.SetTable({"solver", "status", "success (independent check)",
+                   "position error (m)", "rotation error (rad)", "time (µs)"},
+                  std::move(rows));
+  }
+}
 
 void SetBenchmarkParameters(const BenchmarkSettings& settings,
                             ExperimentOutput* out) {
@@ -52,6 +143,8 @@ std::vector<BenchmarkSummary> RunBenchmarks(
     const BenchmarkSettings& settings, const ExperimentContext& context,
     ExperimentOutput* out) {
   const SeedMode modes[] = {SeedMode::kMidLimits, SeedMode::kRandom};
+  Scene scene("Standard IK benchmark: sampled targets per robot", "m",
+              Eigen::Vector3d::UnitZ());
   std::vector<BenchmarkSummary> summaries;
   const double steps = robots.size() * 2.0 * solvers.size();
   int step = 0;
@@ -64,10 +157,13 @@ std::vector<BenchmarkSummary> RunBenchmarks(
       const auto targets =
           GenerateTargets(*model, site, settings.targets, settings.seed, mode);
       bool first = true;
-      for (const BenchmarkSolver& solver : solvers) {
+      std::vector<std::vector<TargetOutcome>> per_solver(solvers.size());
+      for (std::size_t s = 0; s < solvers.size(); ++s) {
+        const BenchmarkSolver& solver = solvers[s];
         context.Progress(step++ / steps, robot.name + " " + solver.name);
         if (!NotApplicable(solver, *model, site).empty()) continue;
-        const auto outcomes = RunTargets(model, site, targets, solver, settings);
+        per_solver[s] = RunTargets(model, site, targets, solver, settings);
+        const std::vector<TargetOutcome>& outcomes = per_solver[s];
         WriteOutcomesCsv((out->dir() / (robot.name + "_" + SeedModeName(mode) +
                                         "_outcomes.csv"))
                              .string(),
@@ -77,8 +173,21 @@ std::vector<BenchmarkSummary> RunBenchmarks(
                                       SeedModeName(mode), model->nq(),
                                       outcomes));
       }
+      if (mode == SeedMode::kRandom && !targets.empty()) {
+        AddBenchmarkViews(robot, model, site, targets, solvers, per_solver,
+                          &scene);
+      }
     }
   }
+  scene.Write(out->dir() / "scene.json");
+  out->AddScene("scene.json",
+                "Per robot " + std::to_string(kSceneTargets) +
+                    " targets (random seeds; targets some solver failed "
+                    "first): the seed pose (grey), each solver's answer in "
+                    "its colour and the target frame (black). The table "
+                    "under a view says which answers passed the independent "
+                    "check; a failed answer is drawn where it stopped. Use "
+                    "side by side to tell the answers apart.");
   return summaries;
 }
 

@@ -77,6 +77,8 @@ constexpr double kRadius = 0.12;
 constexpr int kCycles = 3;
 constexpr double kDegree = M_PI / 180.0;
 constexpr double kRestoreShift = 0.15;
+// Start poses of the representative goal drawn in the Fig. 15 scene.
+constexpr int kSceneStarts = 5;
 
 double MaxAbsDiff(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return (a - b).cwiseAbs().maxCoeff();
@@ -580,6 +582,12 @@ struct RestoreRuns {
   std::vector<int> spread_unsolved;
   // Per solver: poses of the representative goal (first, moved, restored).
   std::vector<std::array<Eigen::VectorXd, 3>> example;
+  // Per solver: its answers to the representative goal from the first
+  // kSceneStarts random start poses, and whether each converged.
+  std::vector<std::vector<Eigen::VectorXd>> example_starts;
+  std::vector<std::vector<bool>> example_starts_converged;
+  // The representative goal moved away.
+  Eigen::Isometry3d example_moved = Eigen::Isometry3d::Identity();
   int starts_per_goal = 0;
   std::vector<Eigen::Isometry3d, Eigen::aligned_allocator<Eigen::Isometry3d>>
       goals;
@@ -613,6 +621,8 @@ RestoreRuns RunRestore(FigureArm arm, int part, int parts,
   runs.spread.assign(solvers.size(), {});
   runs.spread_unsolved.assign(solvers.size(), 0);
   runs.example.resize(solvers.size());
+  runs.example_starts.resize(solvers.size());
+  runs.example_starts_converged.resize(solvers.size());
   runs.starts_per_goal = num_starts;
 
   // Another arm draws from its own stream.
@@ -646,10 +656,17 @@ RestoreRuns RunRestore(FigureArm arm, int part, int parts,
       runs.restore[m].push_back(a.converged() && c.converged()
                                     ? MaxAbsDiff(a.q, c.q)
                                     : std::numeric_limits<double>::quiet_NaN());
-      if (g == 0) runs.example[m] = {a.q, b.q, c.q};
+      if (g == 0) {
+        runs.example[m] = {a.q, b.q, c.q};
+        runs.example_moved = G1;
+      }
       double spread = 0.0;
       for (const Eigen::VectorXd& s : starts) {
         const Result r = solvers[m]->Solve(problem, s);
+        if (g == 0 && static_cast<int>(runs.example_starts[m].size()) < kSceneStarts) {
+          runs.example_starts[m].push_back(r.q);
+          runs.example_starts_converged[m].push_back(r.converged());
+        }
         if (r.converged() && a.converged()) {
           spread = std::max(spread, MaxAbsDiff(r.q, a.q));
         } else {
@@ -794,6 +811,90 @@ void DrawLimb(const RestoreRuns& runs, int m, const std::string& prefix,
                                  "right");
 }
 
+// The restore runs in 3D, one view per limb: the representative goal's
+// first answer, the answer to the moved goal and the restored answer as
+// three frames, every solver in its colour (as in the restore picture) with
+// the foot/flange target frame; with `starts`, also a view per limb of the
+// answers from kSceneStarts random start poses.
+void WriteRestoreScene(const std::array<RestoreRuns, 2>& both, bool starts,
+                       const std::string& file, const std::string& caption,
+                       ExperimentOutput* out) {
+  iklab::Scene scene("Tolani Figs. 14-15: a goal moved away and restored", "m",
+                     Eigen::Vector3d::UnitZ());
+  for (const RestoreRuns& runs : both) {
+    const tolani::ArmSetup& setup = runs.arm.arm;
+    const std::string limb = runs.arm.paper_arm ? "leg" : setup.name;
+    const int figure =
+        scene.AddFigure(*setup.model, limb, 0.02 * setup.reach);
+    const double size = 0.1 * setup.reach;
+    const auto usable = [&](const Eigen::VectorXd& q) {
+      return q.size() == setup.model->nq() && q.allFinite();
+    };
+    const Eigen::Isometry3d& G0 = runs.goals.front();
+    Problem problem(setup.model);
+    problem.AddGoal(
+        std::make_shared<PositionOrientationGoal>(*setup.model, setup.site_name, G0));
+
+    SceneView& view = scene.AddView(limb + ", goal 0: first, moved, restored");
+    view.SetFrames(3, 1.0);
+    view.AddFigure(figure, {runs.arm.q0}, "start", "#999999");
+    std::vector<std::vector<std::string>> rows;
+    for (std::size_t m = 0; m < runs.names.size(); ++m) {
+      const auto& ex = runs.example[m];
+      const bool finite = usable(ex[0]) && usable(ex[1]) && usable(ex[2]);
+      if (finite) {
+        view.AddFigure(figure, {ex[0], ex[1], ex[2]}, runs.names[m],
+                       PaletteColor(static_cast<int>(m)));
+      }
+      const double restore = runs.restore[m].front();
+      rows.push_back({runs.names[m],
+                      std::isnan(restore) ? "not compared (a solve failed)"
+                                          : FormatNumber(restore, 3),
+                      finite ? "yes" : "no (non-finite answer)"});
+    }
+    view.AddAnimatedPoses({{G0}, {runs.example_moved}, {G0}},
+                          "target frame (frame 2: moved 0.15 m)", "#000000",
+                          size);
+    view.SetTable({"solver", "restored - first, max |dq| (rad)", "drawn"},
+                  std::move(rows));
+    if (!starts) continue;
+    SceneView& spread = scene.AddView(limb + ", goal 0 from " +
+                                      std::to_string(kSceneStarts) +
+                                      " random start poses");
+    std::vector<std::vector<std::string>> spread_rows;
+    for (std::size_t m = 0; m < runs.names.size(); ++m) {
+      int converged = 0;
+      double largest = 0.0;
+      for (std::size_t k = 0; k < runs.example_starts[m].size(); ++k) {
+        const Eigen::VectorXd& q = runs.example_starts[m][k];
+        if (!usable(q)) continue;
+        spread.AddFigure(figure, {q},
+                         runs.names[m] + ", start " + std::to_string(k + 1),
+                         PaletteColor(static_cast<int>(m)));
+        if (runs.example_starts_converged[m][k]) {
+          ++converged;
+          if (usable(runs.example[m][0])) {
+            largest = std::max(largest, MaxAbsDiff(q, runs.example[m][0]));
+          }
+        }
+      }
+      spread_rows.push_back({runs.names[m],
+                             std::to_string(converged) + " / " +
+                                 std::to_string(runs.example_starts[m].size()),
+                             FormatNumber(largest, 3)});
+    }
+    AddProblemLayers(problem, usable(runs.example.back()[0])
+                                  ? runs.example.back()[0]
+                                  : runs.arm.q0,
+                     size, &spread);
+    spread.SetTable({"solver", "converged", "largest max |dq| from the first "
+                                            "answer (rad)"},
+                    std::move(spread_rows));
+  }
+  scene.Write(out->dir() / file);
+  out->AddScene(file, caption);
+}
+
 std::string RestoreText(const RestoreStats& s) {
   return std::to_string(s.differ) + " of " + std::to_string(s.compared) +
          " goals differ by > 1e-3 rad (median " + FormatNumber(s.median, 3) +
@@ -816,6 +917,13 @@ std::array<RestoreRuns, 2> RunRestoreBoth(const ExperimentContext& context,
 void RunFigure14(const ExperimentContext& context, ExperimentOutput* out) {
   const std::array<RestoreRuns, 2> both = RunRestoreBoth(context, out);
   DrawRestoreSorted(both[0], both[1], "fig14", out);
+  WriteRestoreScene(both, false, "fig14_scene.json",
+                    "The leg and the iiwa14 in 3D for goal 0, played over "
+                    "three frames: first answer, goal moved 0.15 m, goal "
+                    "restored. Compare frames 1 and 3: L-BFGS-B and Ceres LM "
+                    "come back in another pose, the analytic solver in the "
+                    "same one.",
+                    out);
   for (const RestoreRuns& runs : both) {
     DrawLimb(runs, 0, "fig14_lbfgsb", out);
     const RestoreStats lb = StatsOf(runs, 0), ce = StatsOf(runs, 1);
@@ -840,6 +948,14 @@ void RunFigure14(const ExperimentContext& context, ExperimentOutput* out) {
 void RunFigure15(const ExperimentContext& context, ExperimentOutput* out) {
   const std::array<RestoreRuns, 2> both = RunRestoreBoth(context, out);
   DrawRestoreSorted(both[0], both[1], "fig15", out);
+  WriteRestoreScene(both, true, "fig15_scene.json",
+                    "The leg and the iiwa14 in 3D for goal 0: moved and "
+                    "restored over three frames (the analytic answer returns "
+                    "exactly), then each solver's answers from " +
+                        std::to_string(kSceneStarts) +
+                        " random start poses: the analytic ones coincide, the "
+                        "optimizers' spread along the self-motion.",
+                    out);
   for (const RestoreRuns& runs : both) {
     DrawLimb(runs, 2, "fig15_analytic", out);
     const RestoreStats an = StatsOf(runs, 2);

@@ -1,6 +1,6 @@
 // Every registered experiment runs in its reduced (quick) configuration and
-// leaves a complete summary: claims with computed verdicts and reasons, and
-// the pictures it registered.
+// leaves a complete summary: claims with computed verdicts and reasons, the
+// pictures it registered and, for a result with pictures, valid 3D scenes.
 
 #include <unistd.h>
 
@@ -18,6 +18,9 @@
 
 namespace iklab {
 namespace {
+
+// The largest scene file an experiment may write in quick mode.
+constexpr std::uintmax_t kMaxSceneBytes = 2 * 1024 * 1024;
 
 TEST_CASE("Every registered experiment runs in quick mode and writes a "
           "complete summary",
@@ -48,10 +51,27 @@ TEST_CASE("Every registered experiment runs in quick mode and writes a "
         CHECK_FALSE(claim.at("ours").get<std::string>().empty());
         CHECK_FALSE(claim.at("paper").get<std::string>().empty());
       }
+      // A result drawn in pictures is drawn in 3D too: every scene reads
+      // back valid (ReadScene), draws a figure from its kinematics and stays
+      // small enough for a report page.
+      if (!summary.at("figures").empty()) {
+        CHECK_FALSE(summary.at("scenes").empty());
+      }
       for (const auto& scene : summary.at("scenes")) {
         const std::string file = scene.at("file").get<std::string>();
         INFO(file);
-        CHECK_NOTHROW(ReadScene(dir / experiment.name / file));
+        const std::filesystem::path path = dir / experiment.name / file;
+        nlohmann::json read;
+        REQUIRE_NOTHROW(read = ReadScene(path));
+        CHECK(std::filesystem::file_size(path) <= kMaxSceneBytes);
+        CHECK_FALSE(scene.at("caption").get<std::string>().empty());
+        int figure_layers = 0;
+        for (const auto& view : read.at("views")) {
+          for (const auto& layer : view.at("layers")) {
+            figure_layers += layer.at("type") == "figure";
+          }
+        }
+        CHECK(figure_layers > 0);
       }
       for (const auto& figure : summary.at("figures")) {
         const std::string file = figure.at("file").get<std::string>();

@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -333,6 +334,124 @@ TEST_CASE("A study's outputs hold scene.json, registered in summary.json, "
   CHECK(view["table"]["rows"].size() == 2);
   CHECK(SceneFromFile(dir)["title"] == scene["title"]);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("ThinnedFrames keeps the first and the last frame and at most "
+          "max_frames evenly spaced ones",
+          "[lab][scene]") {
+  CHECK(ThinnedFrames(1, 121) == std::vector<int>{0});
+  CHECK(ThinnedFrames(5, 121) == std::vector<int>{0, 1, 2, 3, 4});
+  CHECK(ThinnedFrames(11, 6) == std::vector<int>{0, 2, 4, 6, 8, 10});
+  CHECK(ThinnedFrames(12, 6) == std::vector<int>{0, 3, 6, 9, 11});
+  for (const int count : {2, 120, 121, 122, 201, 501, 10000}) {
+    INFO("count " << count);
+    const std::vector<int> frames = ThinnedFrames(count, 121);
+    CHECK(frames.front() == 0);
+    CHECK(frames.back() == count - 1);
+    CHECK(static_cast<int>(frames.size()) <= 121);
+    CHECK(std::is_sorted(frames.begin(), frames.end()));
+    CHECK(std::adjacent_find(frames.begin(), frames.end()) == frames.end());
+  }
+  REQUIRE_THROWS_WITH(ThinnedFrames(0, 121), Catch::Contains("count >= 1"));
+  REQUIRE_THROWS_WITH(ThinnedFrames(10, 1), Catch::Contains("max_frames"));
+}
+
+TEST_CASE("A motion view animates each motion, draws its sites' paths by "
+          "forward kinematics and moves the targets",
+          "[lab][scene]") {
+  const Model model = TwoLink();
+  Scene scene("motions", "m", Eigen::Vector3d::UnitY());
+  const int figure = scene.AddFigure(model, "arm", 0.02);
+  // 301 frames: the first joint turns a quarter circle, the second stays.
+  std::vector<Eigen::VectorXd> a, b;
+  std::vector<std::vector<Eigen::Vector3d>> targets;
+  for (int k = 0; k <= 300; ++k) {
+    const double t = M_PI / 2 * k / 300;
+    a.push_back(Eigen::Vector2d(t, 0.0));
+    b.push_back(Eigen::Vector2d(t, 0.5));
+    targets.push_back({1.5 * Eigen::Vector3d(std::cos(t), std::sin(t), 0.0)});
+  }
+  SceneView& view = AddMotionView("turn", figure,
+                                  {{"straight", "#1f77b4", a},
+                                   {"bent", "#ff7f0e", b}},
+                                  {"effector"}, targets, 0.05, 0.01, &scene, 31);
+  CHECK(view.frames() == 31);
+  const json v = scene.ToJson()["views"][0];
+  CHECK(v["frame_seconds"].get<double>() == Approx(0.1));  // stride 10
+  std::vector<std::string> labels;
+  for (const json& layer : v["layers"]) labels.push_back(layer["label"]);
+  CHECK(labels == std::vector<std::string>{"start", "straight",
+                                           "straight: effector path", "bent",
+                                           "bent: effector path", "target path",
+                                           "targets"});
+  // The straight arm's effector path is FK of every frame: on the circle of
+  // radius 1.5, from (1.5, 0) to (0, 1.5).
+  const json& path = v["layers"][2]["points"];
+  REQUIRE(path.size() == 3 * 301);
+  const auto point = [&](int k) {
+    return Eigen::Vector3d(path[3 * k].get<double>(), path[3 * k + 1].get<double>(),
+                           path[3 * k + 2].get<double>());
+  };
+  for (int k = 0; k <= 300; k += 50) {
+    CHECK(point(k).norm() == Approx(1.5).epsilon(1e-5));
+  }
+  CHECK((point(300) - Eigen::Vector3d(0, 1.5, 0)).norm() < 1e-5);
+  // Drawn frame 30 is motion frame 300: the straight arm's tip on the last
+  // target, the moving target there too.
+  const json& last = v["layers"][1]["poses"][30];
+  const int tip = 7 * model.num_steps() + 3 * model.SiteIndex("effector");
+  CHECK(std::abs(last[tip].get<double>()) < 1e-5);
+  CHECK(last[tip + 1].get<double>() == Approx(1.5));
+  CHECK(v["layers"][6]["animated"] == true);
+  CHECK(v["layers"][6]["points"].size() == 31);
+  CHECK(v["layers"][6]["points"][30][1].get<double>() == Approx(1.5));
+  // The start figure stands still over the frames.
+  CHECK(v["layers"][0]["poses"].size() == 31);
+  CHECK(v["layers"][0]["poses"][0] == v["layers"][0]["poses"][30]);
+  const auto file = Scratch("motion.json");
+  scene.Write(file);
+  CHECK_NOTHROW(ReadScene(file));
+
+  REQUIRE_THROWS_WITH(
+      AddMotionView("short", figure, {{"a", "#1f77b4", a}, {"b", "#1f77b4", {a[0]}}},
+                    {}, {}, 0.05, 0.01, &scene),
+      Catch::Contains("motion 'b' has 1 frames"));
+  REQUIRE_THROWS_WITH(AddMotionView("few targets", figure, {{"a", "#1f77b4", a}},
+                                    {}, {targets[0]}, 0.05, 0.01, &scene),
+                      Catch::Contains("1 target frames for 301"));
+  REQUIRE_THROWS(AddMotionView("no site", figure, {{"a", "#1f77b4", a}},
+                               {"elbow"}, {}, 0.05, 0.01, &scene));
+  REQUIRE_THROWS_WITH(scene.figure_model(7), Catch::Contains("no figure 7"));
+}
+
+TEST_CASE("Animated poses hold one list of frames per view frame",
+          "[lab][scene]") {
+  Scene scene("poses", "m", Eigen::Vector3d::UnitZ());
+  SceneView& view = scene.AddView("moved and restored");
+  Eigen::Isometry3d moved = Eigen::Isometry3d::Identity();
+  moved.translation() = Eigen::Vector3d(0.15, 0, 0);
+  view.AddAnimatedPoses({{Eigen::Isometry3d::Identity()}, {moved},
+                         {Eigen::Isometry3d::Identity()}},
+                        "target", "#000000", 0.1);
+  CHECK(view.frames() == 3);
+  const json layer = scene.ToJson()["views"][0]["layers"][0];
+  CHECK(layer["animated"] == true);
+  CHECK(layer["poses"].size() == 3);
+  CHECK(layer["poses"][1][0] == 0.15);
+  const auto file = Scratch("animated_poses.json");
+  scene.Write(file);
+  CHECK_NOTHROW(ReadScene(file));
+  REQUIRE_THROWS_WITH(view.AddAnimatedPoses({}, "none", "#000000", 0.1),
+                      Catch::Contains("no frame"));
+}
+
+TEST_CASE("FigureExtent is the farthest joint or site from the origin",
+          "[lab][scene]") {
+  const Model model = TwoLink();
+  CHECK(FigureExtent(model, Eigen::Vector2d(0.0, 0.0)) == Approx(1.5));
+  CHECK(FigureExtent(model, Eigen::Vector2d(0.0, M_PI)) == Approx(1.0));
+  REQUIRE_THROWS_WITH(FigureExtent(model, Eigen::VectorXd::Zero(3)),
+                      Catch::Contains("3 coordinates"));
 }
 
 }  // namespace
