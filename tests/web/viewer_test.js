@@ -116,6 +116,20 @@ async function setInput(page, selector, value, n = 0) {
   }, selector, value, n);
 }
 
+// Parses the .glb at `relative` (under the pages folder) in `page` with
+// three.js r111's GLTFLoader: its animations' names and track counts, or
+// the loader's error.
+async function parseGlb(page, relative) {
+  if (!await page.evaluate(() => !!THREE.GLTFLoader)) await page.addScriptTag({path: gltfLoader});
+  const glb = fs.readFileSync(path.join(pagesDir, relative)).toString('base64');
+  return page.evaluate((base64) => new Promise((resolve) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    new THREE.GLTFLoader().parse(bytes.buffer, '', (gltf) => resolve({
+      animations: gltf.animations.map((a) => a.name),
+      tracks: gltf.animations.map((a) => a.tracks.length)}), (e) => resolve({error: String(e)}));
+  }), glb);
+}
+
 // A real report: each experiment's page from index.html's links.
 async function checkReport(browser) {
   const index = await open(browser, 'index.html');
@@ -131,6 +145,20 @@ async function checkReport(browser) {
     const all = await statuses(page);
     check(all.length > 0 && all.every((s) => s === 'ready'),
           name + ': ' + all.length + ' scene(s), every one drawn (' + all.join(', ') + ')');
+    const glbs = await page.$$eval('a.iklab-gltf-file', (as) => as.map((a) => a.getAttribute('href')));
+    check(glbs.length === all.length && glbs.every((h) => fs.existsSync(path.join(pagesDir, h))),
+          name + ': every scene links its animated glTF (' + glbs.join(', ') + ')');
+    if (gltfLoader && fs.existsSync(gltfLoader)) {
+      const views = await page.$$eval('script.iklab-scene', (ss) => ss.map((s) =>
+          JSON.parse(s.textContent).views.map((v) => v.name)));
+      for (let n = 0; n < glbs.length && n < views.length; ++n) {
+        const parsed = await parseGlb(page, glbs[n]);
+        check(!parsed.error && JSON.stringify(parsed.animations) === JSON.stringify(views[n]) &&
+              parsed.tracks.every((t) => t > 0),
+              name + ': GLTFLoader parses ' + glbs[n] + ' with one animation per view (' +
+              (parsed.error || parsed.animations.length + ' animations') + ')');
+      }
+    }
     for (let n = 0; n < all.length; ++n) {
       const p = await picture(page, n);
       check(p.fraction > 0.003, name + ': scene ' + (n + 1) + ' is not blank (' +
