@@ -33,6 +33,7 @@
 #include "lab/data.h"
 #include "lab/plot.h"
 #include "lab/scene.h"
+#include "lab/scene_gltf.h"
 #include "lab/study.h"
 #include "lab/study_scene.h"
 #include "reach/reach_map.h"

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "lab/scene_gltf.h"
+
 namespace iklab {
 
 const char* VerdictName(Verdict verdict) {
@@ -87,14 +89,29 @@ void ExperimentOutput::AddTable(
 
 void ExperimentOutput::AddFigure(const std::string& file_name,
                                  std::string caption) {
-  blocks_.push_back(
-      {ReportBlock::Kind::kFigure, std::move(caption), {}, {}, file_name});
+  ReportBlock block;
+  block.kind = ReportBlock::Kind::kFigure;
+  block.text = std::move(caption);
+  block.file = file_name;
+  blocks_.push_back(std::move(block));
 }
 
 void ExperimentOutput::AddScene(const std::string& file_name,
                                 std::string caption) {
-  blocks_.push_back(
-      {ReportBlock::Kind::kScene, std::move(caption), {}, {}, file_name});
+  ReportBlock block;
+  block.kind = ReportBlock::Kind::kScene;
+  block.text = std::move(caption);
+  block.file = file_name;
+  const std::filesystem::path scene = dir_ / file_name;
+  std::error_code ignored;
+  std::filesystem::remove(SceneGltfPath(scene), ignored);  // never a stale one
+  try {
+    const std::filesystem::path glb = WriteSceneGltfBeside(scene);
+    if (!glb.empty()) block.gltf = glb.filename().string();
+  } catch (const std::invalid_argument& e) {
+    block.gltf_error = e.what();
+  }
+  blocks_.push_back(std::move(block));
 }
 
 void ExperimentOutput::WriteCsv(
@@ -133,8 +150,10 @@ void ExperimentOutput::Finish(const std::string& name, const std::string& title,
   for (const ReportBlock& block : blocks_) {
     const bool figure = block.kind == ReportBlock::Kind::kFigure;
     if (!figure && block.kind != ReportBlock::Kind::kScene) continue;
-    summary[figure ? "figures" : "scenes"].push_back(
-        {{"file", block.file}, {"caption", block.text}});
+    nlohmann::json entry{{"file", block.file}, {"caption", block.text}};
+    if (!block.gltf.empty()) entry["gltf"] = block.gltf;
+    if (!block.gltf_error.empty()) entry["gltf_error"] = block.gltf_error;
+    summary[figure ? "figures" : "scenes"].push_back(std::move(entry));
   }
   WriteLines(dir_ / "summary.json", summary.dump(2) + "\n");
 }

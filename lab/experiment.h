@@ -74,6 +74,10 @@ struct ReportBlock {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   std::string file;
+  /// kScene: the scene's animated glTF written beside it (lab/scene_gltf.h),
+  /// or empty, with `gltf_error` saying why when it could not be written.
+  std::string gltf;
+  std::string gltf_error;
 };
 
 /// Everything one experiment writes to its folder `DIR/<name>/`.
@@ -104,7 +108,11 @@ class ExperimentOutput {
   void AddFigure(const std::string& file_name, std::string caption);
 
   /// Registers a 3D scene already written into dir() (lab/scene.h,
-  /// docs/scene-format.md) with a caption; the HTML report draws it.
+  /// docs/scene-format.md) with a caption; the HTML report draws it. Writes
+  /// its animated glTF beside it (same base name, .glb; WriteSceneGltfBeside)
+  /// when the scene carries a figure or targets; a file that is not a valid
+  /// scene is still registered (the report's page says why it cannot draw
+  /// it) and gets no .glb.
   void AddScene(const std::string& file_name, std::string caption);
 
   /// Writes a CSV file in dir(); values are formatted with full precision.

@@ -184,7 +184,12 @@ std::string BlockHtml(const ReportBlock& block, const fs::path& out_dir,
       }
       html << "<figcaption>" << Escape(block.text) << " (<a href=\""
            << Escape(UrlPath(folder + block.file)) << "\">" << Escape(block.file)
-           << "</a>)</figcaption></figure>\n";
+           << "</a>)";
+      if (!block.gltf.empty() && fs::is_regular_file(out_dir / folder / block.gltf)) {
+        html << " <a class=\"iklab-gltf-file\" href=\"" << Escape(UrlPath(folder + block.gltf))
+             << "\" download>download animated glTF (Blender, any glTF viewer)</a>";
+      }
+      html << "</figcaption></figure>\n";
       break;
     }
   }
@@ -231,7 +236,7 @@ std::string ExperimentPage(const ExperimentRun& run, const fs::path& out_dir,
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(out_dir / e.name, ec)) {
     const std::string ext = entry.path().extension().string();
-    if (entry.is_regular_file() && (ext == ".csv" || ext == ".json")) {
+    if (entry.is_regular_file() && (ext == ".csv" || ext == ".json" || ext == ".glb")) {
       files.push_back(entry.path().filename().string());
     }
   }

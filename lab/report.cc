@@ -46,7 +46,11 @@ std::string BlockMarkdown(const ReportBlock& block, const std::string& folder) {
       break;
     case ReportBlock::Kind::kScene:
       md << "3D view (in the HTML report): *" << block.text << "* (`"
-         << folder << block.file << "`)";
+         << folder << block.file << "`";
+      if (!block.gltf.empty()) {
+        md << "; animated glTF: `" << folder << block.gltf << "`";
+      }
+      md << ")";
       break;
   }
   md << "\n\n";

@@ -13,7 +13,7 @@ packages=(
   coinor-libipopt-dev libnlopt-cxx-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   libhdf5-dev libopenmpi-dev openmpi-bin
-  libcmark-dev libjs-three chromium nodejs
+  libcmark-dev libtinygltf-dev libjs-three chromium nodejs
 )
 # Debian's npm, unless an npm came with another nodejs (NodeSource's bundles it).
 command -v npm >/dev/null 2>&1 || packages+=(npm)

@@ -480,7 +480,9 @@
     this.hidden = {};
     this.sliceAxis = 0;
     this.timer = null;
+    this.selectedRow = null;
     this.buildPage();
+    this.buildTable();
     this.showView(0);
   }
 
@@ -611,8 +613,10 @@
     this.slider.max = String(view.frames - 1);
     this.slider.value = '0';
     this.hidden = {};
+    this.viewSelect.value = String(index);
+    if (this.selectedRow && this.selectedRow.iklabView !== index) this.selectedRow = null;
+    this.highlightRows();
     this.buildLegend();
-    this.buildTable();
     this.rebuild(true);
   };
 
@@ -639,22 +643,72 @@
     });
   };
 
+  // The trials table under the canvas: every view's table rows in one (the
+  // columns of all views, a first column naming the view when there are
+  // several). A row picks its view: click it, or focus it and press Enter.
   Viewer.prototype.buildTable = function () {
+    var self = this, views = this.scene.views;
     this.table.textContent = '';
-    var t = this.view().table;
-    if (!t) return;
+    this.tableRows = [];
+    var columns = [];
+    views.forEach(function (view) {
+      if (!view.table) return;
+      view.table.columns.forEach(function (c) { if (columns.indexOf(c) < 0) columns.push(c); });
+    });
+    if (!columns.length) return;
+    var several = views.length > 1;
     var table = el('table');
     var head = el('tr');
-    t.columns.forEach(function (c) { head.appendChild(el('th', '', c)); });
+    (several ? ['view'] : []).concat(columns).forEach(function (c) { head.appendChild(el('th', '', c)); });
     table.appendChild(el('thead')).appendChild(head);
     var body = el('tbody');
-    t.rows.forEach(function (r) {
-      var tr = el('tr');
-      (Array.isArray(r) ? r : [r]).forEach(function (c) { tr.appendChild(el('td', '', c)); });
-      body.appendChild(tr);
+    views.forEach(function (view, v) {
+      if (!view.table) return;
+      view.table.rows.forEach(function (r) {
+        var cells = Array.isArray(r) ? r : [r];
+        var tr = el('tr');
+        tr.iklabView = v;
+        if (several) {
+          tr.appendChild(el('td', 'iklab-row-view', view.name !== undefined ? view.name : 'view ' + (v + 1)));
+          tr.className = 'iklab-pick';
+          tr.tabIndex = 0;
+          tr.title = 'show this view';
+          tr.addEventListener('click', function () { self.pickRow(tr); });
+          tr.addEventListener('keydown', function (e) {
+            if (e.key === 'Enter') { e.preventDefault(); self.pickRow(tr); }
+          });
+        }
+        columns.forEach(function (c) {
+          var i = view.table.columns.indexOf(c);
+          tr.appendChild(el('td', '', i >= 0 && i < cells.length ? cells[i] : ''));
+        });
+        body.appendChild(tr);
+        self.tableRows.push(tr);
+      });
     });
     table.appendChild(body);
     this.table.appendChild(table);
+  };
+
+  // Shows the row's view and highlights the row.
+  Viewer.prototype.pickRow = function (row) {
+    this.selectedRow = row;
+    if (row.iklabView !== this.viewIndex) this.showView(row.iklabView);
+    this.highlightRows();
+  };
+
+  // The current view's rows are highlighted; the picked one is marked.
+  Viewer.prototype.highlightRows = function () {
+    var self = this;
+    (this.tableRows || []).forEach(function (tr) {
+      tr.classList.toggle('iklab-row-current', tr.iklabView === self.viewIndex);
+      tr.classList.toggle('iklab-row-selected', tr === self.selectedRow);
+      if (tr === self.selectedRow) tr.setAttribute('aria-current', 'true');
+      else tr.removeAttribute('aria-current');
+    });
+    // Keep the current view's first row in sight in a long table.
+    var first = (this.tableRows || []).filter(function (tr) { return tr.iklabView === self.viewIndex; })[0];
+    if (first && !this.selectedRow) this.table.scrollTop = Math.max(0, first.offsetTop - 30);
   };
 
   // The horizontal axis along which side-by-side lanes are shifted.

@@ -3,6 +3,7 @@
 // Chromium (headless, WebGL through SwiftShader), driven by puppeteer-core.
 //
 // Usage: node viewer_test.js --pages DIR --screenshots DIR --chromium=PATH
+//                            --gltf-loader=PATH (three.js r111's GLTFLoader.js)
 //        node viewer_test.js --report DIR --screenshots DIR --chromium=PATH
 // The second form checks a real report (`iklab run ... --out DIR`): every
 // experiment page loads clean and every scene on it is drawn, not blank; the
@@ -25,6 +26,7 @@ const pagesDir = option('pages') || option('report');
 const realReport = option('report') !== '';
 const shotsDir = option('screenshots');
 const chromium = option('chromium');
+const gltfLoader = option('gltf-loader');
 
 function skip(why) {
   console.log('SKIPPED: ' + why);
@@ -114,6 +116,20 @@ async function setInput(page, selector, value, n = 0) {
   }, selector, value, n);
 }
 
+// Parses the .glb at `relative` (under the pages folder) in `page` with
+// three.js r111's GLTFLoader: its animations' names and track counts, or
+// the loader's error.
+async function parseGlb(page, relative) {
+  if (!await page.evaluate(() => !!THREE.GLTFLoader)) await page.addScriptTag({path: gltfLoader});
+  const glb = fs.readFileSync(path.join(pagesDir, relative)).toString('base64');
+  return page.evaluate((base64) => new Promise((resolve) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    new THREE.GLTFLoader().parse(bytes.buffer, '', (gltf) => resolve({
+      animations: gltf.animations.map((a) => a.name),
+      tracks: gltf.animations.map((a) => a.tracks.length)}), (e) => resolve({error: String(e)}));
+  }), glb);
+}
+
 // A real report: each experiment's page from index.html's links.
 async function checkReport(browser) {
   const index = await open(browser, 'index.html');
@@ -129,6 +145,20 @@ async function checkReport(browser) {
     const all = await statuses(page);
     check(all.length > 0 && all.every((s) => s === 'ready'),
           name + ': ' + all.length + ' scene(s), every one drawn (' + all.join(', ') + ')');
+    const glbs = await page.$$eval('a.iklab-gltf-file', (as) => as.map((a) => a.getAttribute('href')));
+    check(glbs.length === all.length && glbs.every((h) => fs.existsSync(path.join(pagesDir, h))),
+          name + ': every scene links its animated glTF (' + glbs.join(', ') + ')');
+    if (gltfLoader && fs.existsSync(gltfLoader)) {
+      const views = await page.$$eval('script.iklab-scene', (ss) => ss.map((s) =>
+          JSON.parse(s.textContent).views.map((v) => v.name)));
+      for (let n = 0; n < glbs.length && n < views.length; ++n) {
+        const parsed = await parseGlb(page, glbs[n]);
+        check(!parsed.error && JSON.stringify(parsed.animations) === JSON.stringify(views[n]) &&
+              parsed.tracks.every((t) => t > 0),
+              name + ': GLTFLoader parses ' + glbs[n] + ' with one animation per view (' +
+              (parsed.error || parsed.animations.length + ' animations') + ')');
+      }
+    }
     for (let n = 0; n < all.length; ++n) {
       const p = await picture(page, n);
       check(p.fraction > 0.003, name + ': scene ' + (n + 1) + ' is not blank (' +
@@ -179,6 +209,42 @@ async function checkFixtures(browser) {
   await setInput(page, '.iklab-view-select', 1);
   check((await page.$$eval('.iklab-legend-label', (ls) => ls.length)) === 1,
         'chain: picking the second view shows its one layer');
+  await page.close();
+
+  // The trials table: one row per trial and solver; a row picks its view.
+  page = await open(browser, 'chain/scene.html');
+  const rowState = () => page.$$eval('.iklab-view-table tbody tr', (rs) => rs.map((r) => ({
+    view: r.cells[0].textContent, current: r.classList.contains('iklab-row-current'),
+    selected: r.classList.contains('iklab-row-selected'), focusable: r.tabIndex === 0})));
+  let rowsNow = await rowState();
+  check(rowsNow.length === 3 && rowsNow.every((r) => r.focusable) &&
+        JSON.stringify(rowsNow.map((r) => r.view)) === '["trial 1","trial 1","trial 2"]',
+        'trials table: one focusable row per trial and solver, naming its view');
+  check(JSON.stringify(rowsNow.map((r) => r.current)) === '[true,true,false]',
+        'trials table: the first view\'s rows are highlighted');
+  const beforeClick = await picture(page);
+  await page.click('.iklab-view-table tbody tr:nth-child(3)');
+  rowsNow = await rowState();
+  check((await picture(page)).hash !== beforeClick.hash &&
+        await page.$eval('.iklab-view-select', (s) => s.value) === '1',
+        'trials table: clicking the trial 2 row shows trial 2 (the picture changed)');
+  check(JSON.stringify(rowsNow.map((r) => r.selected)) === '[false,false,true]' &&
+        JSON.stringify(rowsNow.map((r) => r.current)) === '[false,false,true]',
+        'trials table: the clicked row is the highlighted one');
+  const afterClick = await picture(page);
+  await page.focus('.iklab-view-table tbody tr:nth-child(2)');
+  await page.keyboard.press('Enter');
+  rowsNow = await rowState();
+  check((await picture(page)).hash !== afterClick.hash &&
+        await page.$eval('.iklab-view-select', (s) => s.value) === '0' &&
+        JSON.stringify(rowsNow.map((r) => r.selected)) === '[false,true,false]',
+        'trials table: Enter on a focused row shows its view and highlights it');
+  await setInput(page, '.iklab-view-select', 1);
+  rowsNow = await rowState();
+  check(JSON.stringify(rowsNow.map((r) => r.current)) === '[false,false,true]' &&
+        rowsNow.every((r) => !r.selected),
+        'trials table: a view chosen from the list has its row highlighted');
+  await shot(page, '.iklab-viewer', 'chain-trials-table');
   await page.close();
 
   // An animated view: the frame slider moves the figure.
@@ -264,6 +330,50 @@ async function checkFixtures(browser) {
         (await page.$$eval('p em', (es) => es.map((e) => e.textContent))).includes('Markdown'),
         'report page: Markdown is rendered');
   await shot(page, 'body', 'report-page');
+
+  // The scene's animated glTF, linked from the page, parsed by three.js
+  // r111's GLTFLoader: one animation per view, and at time 0 of the first
+  // one the answer's sites where the scene puts them (z up -> glTF's y up).
+  const links = await page.$$eval('a.iklab-gltf-file', (as) => as.map((a) => a.getAttribute('href')));
+  check(JSON.stringify(links) === '["chain-trials/scene.glb"]',
+        'report page: the scene links its animated glTF, the damaged one none (' + links + ')');
+  if (!gltfLoader || !fs.existsSync(gltfLoader)) {
+    check(false, 'GLTFLoader.js of three.js r111 not found (' + gltfLoader + ')');
+  } else if (links.length === 1) {
+    await page.addScriptTag({path: gltfLoader});
+    const glb = fs.readFileSync(path.join(pagesDir, 'report', links[0])).toString('base64');
+    const parsed = await page.evaluate((base64) => new Promise((resolve) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      new THREE.GLTFLoader().parse(bytes.buffer, '', (gltf) => {
+        const scene = JSON.parse(document.querySelector('script.iklab-scene').textContent);
+        const mixer = new THREE.AnimationMixer(gltf.scene);
+        mixer.clipAction(gltf.animations[0]).play();
+        mixer.setTime(0);
+        gltf.scene.updateMatrixWorld(true);
+        const figure = scene.figures[0], layer = scene.views[0].layers[0];
+        // GLTFLoader names objects with THREE.PropertyBinding.sanitizeNodeName.
+        let worst = 0;
+        const missing = [];
+        figure.sites.forEach((site, i) => {
+          const name = THREE.PropertyBinding.sanitizeNodeName(layer.label + '/' + site.name);
+          const node = gltf.scene.getObjectByName(name);
+          if (!node) { missing.push(name); return; }
+          const p = new THREE.Vector3().setFromMatrixPosition(node.matrixWorld);
+          const at = 7 * figure.steps.length + 3 * i, q = layer.poses[0];
+          worst = Math.max(worst, p.distanceTo(new THREE.Vector3(q[at], q[at + 2], -q[at + 1])));
+        });
+        resolve({animations: gltf.animations.map((a) => a.name),
+                 tracks: gltf.animations.map((a) => a.tracks.length),
+                 sites: figure.sites.length, missing: missing, worst: worst});
+      }, (e) => resolve({error: String(e)}));
+    }), glb);
+    check(!parsed.error && JSON.stringify(parsed.animations) === '["trial 1","trial 2"]' &&
+          parsed.tracks.every((n) => n > 0),
+          'glTF: GLTFLoader parses the .glb with one animation per view (' + JSON.stringify(parsed) + ')');
+    check(parsed.sites > 0 && parsed.missing.length === 0 && parsed.worst < 1e-4,
+          'glTF: at time 0 of "trial 1" the ' + parsed.sites + ' sites are where the scene puts them (' +
+          'largest distance ' + parsed.worst + (parsed.missing.length ? ', missing ' + parsed.missing : '') + ')');
+  }
   await page.close();
 }
 
