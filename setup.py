@@ -76,7 +76,7 @@ class CMakeBuild(build_ext):
         target = Path(self.get_ext_fullpath(ext.name))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(modules[0], target)
-        for name in ("_iklab.pyi", "py.typed"):
+        for name in ("_header_docs.py", "_iklab.pyi", "py.typed"):
             if (built / name).exists():
                 shutil.copyfile(built / name, target.parent / name)
         if not self.inplace:

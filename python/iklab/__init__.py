@@ -1,6 +1,8 @@
 """iklab: inverse kinematics posed as constrained optimization.
 
-NumPy arrays in and out; poses as 4x4 arrays or (position, quaternion w x y z).
+NumPy arrays in and out; poses as 4x4 arrays or (position, quaternion w x y z):
+quaternions are always w first (quaternion_to_scipy / quaternion_from_scipy
+convert to and from SciPy's x-first order).
 Solver options are keyword arguments: ``iklab.LbfgsbSolver(max_iterations=100)``.
 C++ ``std::invalid_argument`` arrives as ``ValueError`` with the same text.
 
@@ -17,6 +19,10 @@ import os as _os
 
 from ._iklab import *  # noqa: F401,F403
 from ._iklab import __version__  # noqa: F401
+from . import _docs, _extras
+
+_docs.apply(globals())
+_extras.install(globals())
 
 # The package installed by pip carries the shipped robots and motions in
 # iklab/data; they come before the C++ lookup (which would look next to the

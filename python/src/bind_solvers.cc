@@ -162,7 +162,11 @@ void SolverClass(py::module_& m, const char* name, const char* doc) {
              return std::make_shared<SolverT>(MakeOptions<Options>(owner, options, kwargs));
            }),
            py::arg("options") = py::none())
-      .def_property_readonly("options", &SolverT::options);
+      .def_property_readonly("options", &SolverT::options,
+                             "The options this solver was made with.")
+      // The options class, for help(): iklab/_docs.py lists its fields in
+      // the solver's docstring.
+      .attr("Options") = py::type::of<Options>();
 }
 
 Result SolveChecked(const Solver& solver, const Problem& problem, py::handle q0) {
