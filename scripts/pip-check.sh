@@ -35,7 +35,8 @@ echo "pip wheel: $((SECONDS - start)) s: $(cd "$root/wheels" && ls)"
 "$root/venv/bin/python" - "$root"/wheels/iklab-"$version"-*.whl <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-for required in ("iklab/__init__.py", "iklab/data/robots/panda.urdf"):
+for required in ("iklab/__init__.py", "iklab/data/robots/panda.urdf", "iklab/_iklab.pyi",
+                 "iklab/py.typed", "iklab/_header_docs.py"):
     assert required in names, (required, "missing from", sys.argv[1])
 assert any(n.startswith("iklab/_iklab") and n.endswith(".so") for n in names), names
 PY

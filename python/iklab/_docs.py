@@ -83,8 +83,10 @@ def apply(namespace):
         if name not in DOCS:
             continue
         entry = DOCS[name]
-        if _undocumented(cls) and entry.get(""):
-            cls.__doc__ = entry[""]
+        if entry.get(""):
+            # The binding's one line (if any), then the header's comment.
+            cls.__doc__ = (entry[""] if _undocumented(cls)
+                           else cls.__doc__.rstrip() + "\n\n" + entry[""])
         for field, value in entry.items():
             if not field:
                 continue

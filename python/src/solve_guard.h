@@ -17,9 +17,11 @@
 
 namespace iklab::python {
 
-/// Marks `problems` as being solved for the guard's lifetime. Construct it
-/// with the GIL held, before py::gil_scoped_release, so that it is destroyed
-/// after the GIL is taken back.
+/// Marks a problem (or a batch's list of problems) as being solved for the
+/// guard's lifetime. Construct it with the GIL held, before
+/// py::gil_scoped_release, so that it is destroyed after the GIL is taken
+/// back. A single solve's guard allocates nothing (it is on the per-call
+/// path, whose overhead docs/python.md measures).
 class SolveGuard {
  public:
   explicit SolveGuard(const Problem& problem);
@@ -29,7 +31,8 @@ class SolveGuard {
   SolveGuard& operator=(const SolveGuard&) = delete;
 
  private:
-  std::vector<const Problem*> problems_;
+  const Problem* single_ = nullptr;
+  std::vector<const Problem*> many_;
 };
 
 /// Throws RuntimeError ("Problem.<method>: ...") while a SolveGuard holds
