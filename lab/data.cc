@@ -14,6 +14,12 @@ std::filesystem::path& DataDirectoryOverride() {
   return dir;
 }
 
+// Where the override came from, for messages.
+std::string& DataDirectoryOverrideOrigin() {
+  static std::string origin;
+  return origin;
+}
+
 bool IsDirectory(const std::filesystem::path& dir) {
   std::error_code error;
   return std::filesystem::is_directory(dir, error);
@@ -38,7 +44,7 @@ struct Lookup {
 
 Lookup FindDataDirectory() {
   if (!DataDirectoryOverride().empty()) {
-    return {DataDirectoryOverride(), "--data"};
+    return {DataDirectoryOverride(), DataDirectoryOverrideOrigin()};
   }
   if (const char* dir = std::getenv("IKLAB_DATA_DIR"); dir && *dir) {
     return {dir, "IKLAB_DATA_DIR"};
@@ -61,13 +67,16 @@ std::filesystem::path DataDirectory() { return FindDataDirectory().dir; }
 
 std::string DataDirectoryOrigin() { return FindDataDirectory().origin; }
 
-void SetDataDirectory(const std::filesystem::path& dir) {
+void SetDataDirectory(const std::filesystem::path& dir,
+                      const std::string& origin) {
   if (!dir.empty() && !IsDirectory(dir)) {
-    throw std::invalid_argument("data folder '" + dir.string() +
-                                "' (--data) is not a folder; give the folder "
+    throw std::invalid_argument("data folder '" + dir.string() + "' (" +
+                                origin +
+                                ") is not a folder; give the folder "
                                 "that holds robots/");
   }
   DataDirectoryOverride() = dir;
+  DataDirectoryOverrideOrigin() = origin;
 }
 
 std::filesystem::path DataFile(const std::string& relative_path) {

@@ -3,6 +3,7 @@
 // regularizers, Bounds and Problem with its equality/inequality constraints.
 
 #include "bindings.h"
+#include "solve_guard.h"
 #include "constraints/aiming_goal.h"
 #include "constraints/bounds.h"
 #include "constraints/collision.h"
@@ -450,16 +451,27 @@ void BindProblem(py::module_& m) {
              return std::make_shared<Problem>(std::move(model));
            }),
            py::arg("model"))
-      .def("add_goal", [](Problem& p, GoalPtr g) { return p.AddGoal(std::move(g)); },
+      .def("add_goal",
+           [](Problem& p, GoalPtr g) {
+             RefuseWhileSolving(p, "add_goal");
+             return p.AddGoal(std::move(g));
+           },
            py::arg("goal"))
       .def("add_regularizer",
-           [](Problem& p, GoalPtr g) { return p.AddRegularizer(std::move(g)); },
+           [](Problem& p, GoalPtr g) {
+             RefuseWhileSolving(p, "add_regularizer");
+             return p.AddRegularizer(std::move(g));
+           },
            py::arg("regularizer"))
       .def("add_equality_constraint",
-           [](Problem& p, GoalPtr g) { return p.AddEqualityConstraint(std::move(g)); },
+           [](Problem& p, GoalPtr g) {
+             RefuseWhileSolving(p, "add_equality_constraint");
+             return p.AddEqualityConstraint(std::move(g));
+           },
            py::arg("constraint"))
       .def("add_inequality_constraint",
            [](Problem& p, std::shared_ptr<InequalityGoal> g) {
+             RefuseWhileSolving(p, "add_inequality_constraint");
              return p.AddInequalityConstraint(std::move(g));
            },
            py::arg("constraint"))
@@ -485,7 +497,11 @@ void BindProblem(py::module_& m) {
       .def_property_readonly("has_constraints", &Problem::has_constraints)
       .def_property_readonly("nq", &Problem::nq)
       .def_property_readonly("num_residuals", &Problem::num_residuals)
-      .def_property("bounds", &Problem::bounds, &Problem::set_bounds)
+      .def_property("bounds", &Problem::bounds,
+                    [](Problem& p, const Bounds& bounds) {
+                      RefuseWhileSolving(p, "bounds");
+                      p.set_bounds(bounds);
+                    })
       .def("with_constraints_as_goals", &Problem::WithConstraintsAsGoals)
       .def("with_goals_as_constraints", &Problem::WithGoalsAsConstraints)
       .def("evaluate_residuals",

@@ -71,8 +71,13 @@ const BenchmarkSolver& PoseSolver(const std::vector<BenchmarkSolver>& solvers,
 void BindDataAndExperiments(py::module_& m) {
   m.def("data_directory", [] { return DataDirectory().string(); },
         "The folder of the shipped robots and motions.");
-  m.def("set_data_directory", [](const std::string& dir) { SetDataDirectory(dir); },
-        py::arg("dir"));
+  m.def("set_data_directory",
+        [](const std::string& dir, const std::string& origin) { SetDataDirectory(dir, origin); },
+        py::arg("dir"), py::arg("origin") = "set_data_directory",
+        "Points data_directory() at `dir` (the folder holding robots/) for the "
+        "rest of the process; '' restores the lookup. `origin` names where the "
+        "folder came from in error messages. Raises ValueError if `dir` is not "
+        "a folder.");
   m.def("data_file", [](const std::string& path) { return DataFile(path).string(); },
         py::arg("relative_path"),
         "The path of a shipped data file, e.g. 'robots/panda.urdf'.");

@@ -101,9 +101,7 @@ void BindReach(py::module_& m) {
         const std::string site_name = model->site_name(SiteOf(*model, site));
         const ReachTask task(model, site_name, settings);
         ReachRunOptions options;
-        options.threads = threads.is_none()
-                              ? static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))
-                              : threads.cast<int>();
+        options.threads = ToThreadCount(threads, "threads");
         py::gil_scoped_release release;
         const std::unique_ptr<ProcessGroup> local = LocalProcessGroup();
         return RunReach(task, robot, base_link, local.get(), options).map;

@@ -8,6 +8,7 @@
 
 #include "bindings.h"
 #include "constraints/position_goal.h"
+#include "solve_guard.h"
 #include "solvers/analytic/six_r_solver.h"
 #include "solvers/analytic/tolani/srs_arm.h"
 #include "solvers/analytic/tolani/tolani_solver.h"
@@ -110,6 +111,12 @@ void Validate(const Options& options, const std::string& owner) {
 template <typename Options>
 Options MakeOptions(const std::string& owner, py::object options,
                     const py::kwargs& kwargs) {
+  if (!options.is_none() && !py::isinstance<Options>(options)) {
+    throw py::type_error(owner + ": options must be a " +
+                         std::string(py::str(py::type::of<Options>().attr("__name__"))) +
+                         " or None, got " +
+                         std::string(py::str(py::type::of(options).attr("__name__"))));
+  }
   py::object object = options.is_none() ? py::cast(Options{})
                                         : py::cast(options.cast<Options>());
   for (const auto& item : kwargs) {
@@ -155,11 +162,16 @@ void SolverClass(py::module_& m, const char* name, const char* doc) {
              return std::make_shared<SolverT>(MakeOptions<Options>(owner, options, kwargs));
            }),
            py::arg("options") = py::none())
-      .def_property_readonly("options", &SolverT::options);
+      .def_property_readonly("options", &SolverT::options,
+                             "The options this solver was made with.")
+      // The options class, for help(): iklab/_docs.py lists its fields in
+      // the solver's docstring.
+      .attr("Options") = py::type::of<Options>();
 }
 
 Result SolveChecked(const Solver& solver, const Problem& problem, py::handle q0) {
   const Eigen::VectorXd start = ToVector(q0, "q0", problem.nq());
+  const SolveGuard guard(problem);
   py::gil_scoped_release release;
   return solver.Solve(problem, start);
 }
@@ -172,12 +184,7 @@ py::array_t<std::int8_t> StatusArray(const std::vector<SolveStatus>& status) {
   return out;
 }
 
-int DefaultThreads(py::object threads) {
-  if (threads.is_none()) {
-    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  }
-  return threads.cast<int>();
-}
+int DefaultThreads(py::object threads) { return ToThreadCount(threads, "threads"); }
 
 // Binds the field `name` of the Options struct T, read-write.
 #define IKLAB_FIELD(T, name) .def_readwrite(#name, &T::name)
@@ -636,6 +643,7 @@ void BindRestartsAndTrajectories(py::module_& m) {
         [](const Solver& solver, Problem* problem, py::handle q0, int num_frames,
            const GoalPath& path) {
           const Eigen::VectorXd start = ToVector(q0, "q0", problem->nq());
+          const SolveGuard guard(*problem);
           py::gil_scoped_release release;  // a Python path takes the GIL back
           return SolveTrajectory(solver, problem, start, num_frames, path);
         },
@@ -701,6 +709,9 @@ void BindBatch(py::module_& m) {
                                      "(B, nq) = (" + std::to_string(problems.size()) + ", " +
                                          std::to_string(problem.nq()) + ")");
               const Eigen::Map<const RowMatrixXd> q_map(q.data(), q.shape(0), q.shape(1));
+              std::vector<const Problem*> solved;
+              for (const auto& p : problems) solved.push_back(p.get());
+              const SolveGuard guard(std::move(solved));
               py::gil_scoped_release release;
               return SolveBatch(solver, problems, q_map, options);
             }
@@ -718,6 +729,7 @@ void BindBatch(py::module_& m) {
                                      std::to_string(problem.nq()) + ")");
           const Eigen::Map<const RowMatrixXd> t_map(t.data(), t.shape(0), t.shape(1));
           const Eigen::Map<const RowMatrixXd> q_map(q.data(), q.shape(0), q.shape(1));
+          const SolveGuard guard(problem);
           py::gil_scoped_release release;
           return SolveBatch(solver, problem, t_map, q_map, options);
         },
@@ -763,6 +775,10 @@ void BindRegistry(py::module_& m) {
         [](const std::string& name, py::object common) -> SolverPtr {
           const SolverEntry& entry = SolverNamed(name);
           if (common.is_none()) return entry.make(entry.defaults);
+          if (!py::isinstance<SolveOptions>(common)) {
+            throw py::type_error("make_solver: common must be a SolveOptions or None, got " +
+                                 std::string(py::str(py::type::of(common).attr("__name__"))));
+          }
           const SolveOptions o = common.cast<SolveOptions>();
           Validate(o, "make_solver: common");
           return entry.make(o);

@@ -58,6 +58,15 @@ py::tuple PoseToPositionQuaternion(const Eigen::Isometry3d& X);
 /// Data after ForwardKinematics(model, q) (q already checked).
 Data DataAt(const Model& model, const Eigen::VectorXd& q);
 
+/// An int argument `name`: a Python int or anything with __index__ (a NumPy
+/// integer), not a bool. Throws TypeError naming `name`, the expected type and
+/// what was given (pybind11's own cast says only "Unable to cast Python
+/// instance to C++ type"), ValueError when it does not fit an int.
+int ToInt(py::handle object, const char* name);
+
+/// A thread-count argument: None -> every core, else ToInt(object, name).
+int ToThreadCount(py::handle object, const char* name = "threads");
+
 /// A site given by name or index.
 int SiteOf(const Model& model, py::handle site, const char* name = "site");
 

@@ -1,5 +1,8 @@
+#include <algorithm>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "bindings.h"
 #include "framework/kinematics.h"
@@ -129,6 +132,31 @@ Data DataAt(const Model& model, const Eigen::VectorXd& q) {
   Data data(model);
   ForwardKinematics(model, q, &data);
   return data;
+}
+
+int ToInt(py::handle object, const char* name) {
+  if (PyBool_Check(object.ptr()) || !PyIndex_Check(object.ptr())) {
+    throw py::type_error(std::string(name) + " must be an int, got " +
+                         std::string(py::str(py::type::of(object).attr("__name__"))) +
+                         " " + std::string(py::repr(object)));
+  }
+  const py::int_ value = py::reinterpret_steal<py::int_>(PyNumber_Index(object.ptr()));
+  if (!value) throw py::error_already_set();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow != 0 || v < std::numeric_limits<int>::min() ||
+      v > std::numeric_limits<int>::max()) {
+    throw py::value_error(std::string(name) + " = " + std::string(py::repr(object)) +
+                          " does not fit an int");
+  }
+  return static_cast<int>(v);
+}
+
+int ToThreadCount(py::handle object, const char* name) {
+  if (object.is_none()) {
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+  return ToInt(object, name);
 }
 
 int SiteOf(const Model& model, py::handle site, const char* name) {

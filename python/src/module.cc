@@ -6,6 +6,8 @@
 
 PYBIND11_MODULE(_iklab, m) {
   m.doc() = "iklab: inverse kinematics as constrained optimization";
+  // The project's version, from project(iklab VERSION ...) in CMakeLists.txt.
+  m.attr("__version__") = IKLAB_VERSION;
   iklab::python::BindFramework(m);
   iklab::python::BindConstraints(m);
   iklab::python::BindSolvers(m);
