@@ -10,6 +10,7 @@
 #include "bench/internal/benchmark_pose.h"
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
+#include "framework/internal/read_file.h"
 #include "framework/kinematics.h"
 #include "lab/statistics.h"
 #include "lab/study.h"
@@ -350,7 +351,7 @@ void WriteTargetsCsv(const std::string& path, const Model& model,
     file << p.x() << "," << p.y() << "," << p.z() << "," << r.w() << ","
          << r.x() << "," << r.y() << "," << r.z() << "\n";
   }
-  if (!file) throw std::runtime_error("cannot write " + path);
+  if (!file) throw std::runtime_error(internal::CannotWrite(path));
 }
 
 void WriteOutcomesCsv(const std::string& path, const Model& model,
@@ -374,7 +375,7 @@ void WriteOutcomesCsv(const std::string& path, const Model& model,
     for (Eigen::Index i = 0; i < o.q.size(); ++i) file << "," << o.q[i];
     file << "\n";
   }
-  if (!file) throw std::runtime_error("cannot write " + path);
+  if (!file) throw std::runtime_error(internal::CannotWrite(path));
 }
 
 }  // namespace iklab

@@ -2,11 +2,11 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <string_view>
 
 #include "framework/internal/check.h"
+#include "framework/internal/read_file.h"
 
 namespace iklab {
 
@@ -157,10 +157,7 @@ std::vector<BenchmarkTarget> ParseTargetsCsv(std::istream& in,
 }
 
 std::vector<BenchmarkTarget> ReadTargetsCsv(const std::string& path, int nq) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) {
-    ThrowInvalidArgument(path, ": is a folder, expected a target CSV file");
-  }
+  internal::CheckReadableFile(path, "a target CSV file");
   std::ifstream file(path, std::ios::binary);
   if (!file) ThrowInvalidArgument(path, ": cannot open the target file");
   return ParseTargetsCsv(file, path, nq);

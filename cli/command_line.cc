@@ -286,10 +286,22 @@ int RunCommandLine(int argc, const char* const* argv,
     if (solvers->parsed()) return ListSolvers(solvers_options);
     return Run(experiments, run_options, program);
   } catch (const std::bad_alloc&) {
+    // The options that size each command's memory.
+    const char* knobs = "--targets, --threads, the model's size";
+    if (reach->parsed()) {
+      knobs = "a coarser --resolution, fewer --orientations or --rolls, "
+              "fewer --threads";
+    } else if (retarget->parsed()) {
+      knobs = "--frames, the skeleton's size";
+    } else if (view->parsed()) {
+      knobs = "a smaller file";
+    } else if (run->parsed()) {
+      knobs = "--threads, --quick, fewer experiments";
+    }
     std::fprintf(stderr,
-                 "%s: out of memory; reduce the problem (--targets, "
-                 "--threads, the model's size) or free memory\n",
-                 where.c_str());
+                 "%s: out of memory; reduce the problem (%s) or free "
+                 "memory\n",
+                 where.c_str(), knobs);
   } catch (const std::filesystem::filesystem_error& e) {
     std::fprintf(stderr, "%s: file system error on '%s': %s\n",
                  where.c_str(), e.path1().string().c_str(),

@@ -10,6 +10,7 @@
 
 #include "framework/bvh_loader.h"
 #include "framework/bvh_writer.h"
+#include "framework/internal/read_file.h"
 #include "lab/retargeting.h"
 #include "lab/statistics.h"
 #include "solvers/optimization/bounded_lm_solver.h"
@@ -22,11 +23,21 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
   command->add_option("--onto", o->onto,
                       "Skeleton to solve on: a BVH file with the same joint "
                       "names (default: the motion's own skeleton)");
-  command
-      ->add_option("--effectors", o->effectors,
-                   "Effector sites: joint names or <joint>_End (default: "
-                   "every End Site)")
-      ->delimiter(',');
+  // One argument, split at every comma here (empty names kept, and refused
+  // by Run): "--effectors , --out o" must not take "--out" as a name.
+  command->add_option_function<std::string>(
+      "--effectors",
+      [o](const std::string& list) {
+        o->effectors.clear();
+        size_t start = 0;
+        for (size_t comma; (comma = list.find(',', start)) != std::string::npos;
+             start = comma + 1) {
+          o->effectors.push_back(list.substr(start, comma - start));
+        }
+        o->effectors.push_back(list.substr(start));
+      },
+      "Effector sites, separated by commas: joint names or <joint>_End "
+      "(default: every End Site)");
   command
       ->add_option("--solver", o->solver,
                    "Any solver of `iklab solvers` that is not analytic "
@@ -88,6 +99,13 @@ int Run(const RetargetCommandOptions& o) {
                                 ": the skeleton has no CHANNELS, so no "
                                 "coordinates to solve for");
   }
+  for (const std::string& name : o.effectors) {
+    if (name.empty()) {
+      throw std::invalid_argument(
+          "--effectors: an empty name in the list; give joint names "
+          "separated by commas (--effectors LeftHand,RightHand)");
+    }
+  }
   const std::vector<std::string> sites =
       o.effectors.empty() ? EndSiteNames(clip) : o.effectors;
   if (sites.empty()) {
@@ -140,7 +158,7 @@ int Run(const RetargetCommandOptions& o) {
   }
   csv.close();
   if (!csv) {
-    throw std::invalid_argument(csv_path + ": cannot write the file");
+    throw std::invalid_argument(internal::CannotWrite(csv_path));
   }
   BvhFigure solved = skeleton;
   solved.frame_time = clip.frame_time;

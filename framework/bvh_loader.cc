@@ -14,6 +14,7 @@
 #include <Eigen/Geometry>
 
 #include "framework/internal/check.h"
+#include "framework/internal/model_magnitude.h"
 #include "framework/internal/read_file.h"
 #include "framework/model.h"
 
@@ -261,6 +262,7 @@ class Parser {
   template <typename... What>
   double ReadNumber(const What&... what) {
     const Token t = lexer_.Next();
+    last_number_line_ = t.line;
     if (t.text.empty()) {
       Fail(t.line, "unexpected end of the file; expected ", what...);
     }
@@ -293,6 +295,13 @@ class Parser {
     Eigen::Vector3d offset;
     for (int i = 0; i < 3; ++i) {
       offset[i] = ReadNumber("OFFSET ", "xyz"[i], " of ", owner);
+      // A finite but overflow-scale offset (1e308) would turn into inf and
+      // NaN inside FK, far from the line that holds it.
+      if (std::abs(offset[i]) > internal::kMaxModelMagnitude) {
+        Fail(last_number_line_, "OFFSET ", "xyz"[i], " of ", owner,
+             " has a magnitude above 1e+09 (got ", offset[i],
+             "); check the units and the exponent");
+      }
     }
     return offset;
   }
@@ -601,6 +610,7 @@ class Parser {
 
   Lexer lexer_;
   std::string source_;
+  int last_number_line_ = 0;  // the line of the last ReadNumber token
 };
 
 }  // namespace
@@ -611,7 +621,7 @@ BvhFigure LoadBvhFromString(const std::string& text,
 }
 
 BvhFigure LoadBvh(const std::string& path) {
-  return LoadBvhFromString(ReadFile(path), path);
+  return LoadBvhFromString(ReadFile(path, "a BVH file"), path);
 }
 
 }  // namespace iklab

@@ -1,6 +1,8 @@
 #include "framework/bvh_writer.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -168,9 +170,10 @@ void SaveBvh(const BvhFigure& bvh, const std::string& path) {
   file << text;
   file.close();
   if (!file) {
-    ThrowInvalidArgument(path,
-                         ": cannot write the BVH file (check that the "
-                         "folder exists and is writable)");
+    const int error = errno;  // of the failed open or write
+    ThrowInvalidArgument(path, ": cannot write the BVH file (",
+                         std::strerror(error),
+                         "); check that the folder exists and is writable");
   }
 }
 

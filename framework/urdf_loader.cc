@@ -19,6 +19,7 @@
 #include <urdf_parser/urdf_parser.h>
 
 #include "framework/internal/check.h"
+#include "framework/internal/model_magnitude.h"
 #include "framework/internal/read_file.h"
 
 namespace iklab {
@@ -417,13 +418,9 @@ bool NarrowToSoftLimits(const urdf::Joint& in, const SoftLimitAttributes& a,
   return changed;
 }
 
-// Largest magnitude accepted for lengths, limits and axis components: far
-// beyond any robot (a million kilometres in metres), small enough that sums,
-// differences and products of model values stay finite and accurate (ULP of
-// 1e9 is ~1e-7). Larger values are overflow-scale typos, refused at load
-// rather than surfacing inside FK or as a "converged" pose with a 1e292 m
-// error.
-constexpr double kMaxMagnitude = 1e9;
+// Largest magnitude accepted for lengths, limits and axis components
+// (framework/internal/model_magnitude.h).
+constexpr double kMaxMagnitude = internal::kMaxModelMagnitude;
 
 // "%g" form of a number for messages (0.1, not 0.10000000000000001).
 std::string ShortNumber(double v) {
@@ -763,7 +760,7 @@ const char* UrdfSoftLimitsName(UrdfSoftLimits policy) {
 }
 
 UrdfFigure LoadUrdf(const std::string& path, const UrdfOptions& options) {
-  return LoadUrdfFromString(ReadFile(path), path, options);
+  return LoadUrdfFromString(ReadFile(path, "a URDF file"), path, options);
 }
 
 UrdfFigure LoadUrdfChain(const std::string& path, const std::string& base_link,

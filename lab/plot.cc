@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "framework/internal/read_file.h"
+
 namespace iklab {
 
 namespace {
@@ -74,7 +76,7 @@ void Render(const std::ostringstream& gp, const std::filesystem::path& dir,
   {
     std::ofstream out(script);
     out << gp.str();
-    if (!out) throw std::runtime_error("cannot write " + script.string());
+    if (!out) throw std::runtime_error(internal::CannotWrite(script.string()));
   }
   // Run in `dir` so the script's relative output name works when rerun by hand.
   const std::string command = "cd " + Quote(dir.string()) + " && gnuplot " +

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/internal/read_file.h"
 #include "lab/scene.h"
 
 // ValidateScene and ReadScene (lab/scene.h): the checks a reader of
@@ -170,9 +171,7 @@ void ValidateLayer(const json& layer, const json& figures, int frames,
   }
 }
 
-}  // namespace
-
-void ValidateScene(const json& scene, const std::string& source) {
+void ValidateSceneStructure(const json& scene, const std::string& source) {
   if (!scene.is_object()) Fail(source, "", "a scene must be a JSON object");
   if (!scene.contains("format") || scene["format"] != kSceneFormat) {
     Fail(source, "",
@@ -283,15 +282,25 @@ void ValidateScene(const json& scene, const std::string& source) {
   }
 }
 
+}  // namespace
+
+void ValidateScene(const json& scene, const std::string& source) {
+  try {
+    ValidateSceneStructure(scene, source);
+  } catch (const json::exception& e) {
+    // A value of another type than the format says where no check above
+    // looked first (the JSON library's own type error).
+    Fail(source, "", std::string("malformed scene (") + e.what() + ")");
+  }
+}
+
 json ReadScene(const std::filesystem::path& path) {
   const std::string source = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in || std::filesystem::is_directory(path)) {
-    throw std::invalid_argument(source + ": cannot open the scene file");
-  }
+  const std::string text =
+      internal::ReadFile(source, "an iklab scene file (.json)");
   json scene;
   try {
-    scene = json::parse(in);
+    scene = json::parse(text);
   } catch (const json::exception& e) {
     throw std::invalid_argument(source + ": not JSON (" + e.what() + ")");
   }

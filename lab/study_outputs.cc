@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "framework/internal/read_file.h"
 #include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
 #include "lab/planar_tracking.h"
@@ -266,7 +267,7 @@ void WriteTrialsCsv(const std::vector<TrialColumn>& columns,
                     const StudyResult& result,
                     const std::filesystem::path& path) {
   std::ofstream out(path);
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  if (!out) throw std::runtime_error(internal::CannotWrite(path.string()));
   for (std::size_t c = 0; c < columns.size(); ++c) {
     out << (c ? "," : "") << columns[c].name;
   }
@@ -277,7 +278,7 @@ void WriteTrialsCsv(const std::vector<TrialColumn>& columns,
     }
     out << '\n';
   }
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  if (!out) throw std::runtime_error(internal::CannotWrite(path.string()));
 }
 
 // "a, b, c".
@@ -787,7 +788,7 @@ void WriteStudyJson(const Study& study, const StudyResult& result,
                          {"trials_csv_columns", trial_columns}}
               .dump(2)
        << "\n";
-  if (!file) throw std::runtime_error("cannot write " + path.string());
+  if (!file) throw std::runtime_error(internal::CannotWrite(path.string()));
 }
 
 }  // namespace

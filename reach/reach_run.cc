@@ -19,6 +19,9 @@
 #include <thread>
 
 #include "framework/internal/check.h"
+#include "framework/internal/read_file.h"
+#include "reach/internal/file_checks.h"
+#include "reach/internal/journal.h"
 
 namespace iklab {
 
@@ -26,7 +29,7 @@ using internal::ThrowInvalidArgument;
 
 namespace {
 
-using Bytes = std::vector<unsigned char>;
+using internal::Bytes;
 
 double ProcessCpuSeconds() {
   timespec t{};
@@ -34,67 +37,19 @@ double ProcessCpuSeconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-constexpr char kJournalMagic[8] = {'I', 'K', 'L', 'A', 'B', 'R', 'J', '1'};
-
-std::uint64_t Fnv1a(const unsigned char* data, size_t size) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (size_t i = 0; i < size; ++i) hash = (hash ^ data[i]) * 0x100000001b3ULL;
-  return hash;
-}
-
-template <typename T>
-void Put(Bytes* out, const T& value) {
-  const auto* p = reinterpret_cast<const unsigned char*>(&value);
-  out->insert(out->end(), p, p + sizeof(T));
-}
-
-template <typename T>
-T Get(const Bytes& in, size_t* at) {
-  if (*at + sizeof(T) > in.size()) {
-    throw std::runtime_error("reach: a result message is truncated");
-  }
-  T value;
-  std::memcpy(&value, in.data() + *at, sizeof(T));
-  *at += sizeof(T);
-  return value;
-}
-
-// A chunk's results: per voxel its index, state, count, manipulability
-// statistics and per-orientation flags (host byte order: the journal is
-// read back on the machine family that wrote it).
-void EncodeVoxel(std::int64_t v, const VoxelResult& r, Bytes* out) {
-  Put(out, v);
-  Put(out, static_cast<std::uint8_t>(r.state));
-  Put(out, static_cast<std::uint16_t>(r.reached));
-  Put(out, r.manipulability_min);
-  Put(out, r.manipulability_mean);
-  Put(out, r.manipulability_max);
-  out->insert(out->end(), r.reached_orientations.begin(),
-              r.reached_orientations.end());
-}
-
-// Decodes a chunk into `map`; returns the number of voxels.
+// Decodes a chunk (a rank's message) into `map`; returns the number of
+// voxels.
 std::int64_t DecodeInto(const Bytes& in, ReachMap* map) {
-  const int n = map->settings.orientations_per_voxel();
-  size_t at = 0;
   std::int64_t count = 0;
-  VoxelResult r;
-  r.reached_orientations.resize(n);
-  while (at < in.size()) {
-    const auto v = Get<std::int64_t>(in, &at);
-    r.state = static_cast<VoxelState>(Get<std::uint8_t>(in, &at));
-    r.reached = Get<std::uint16_t>(in, &at);
-    r.manipulability_min = Get<float>(in, &at);
-    r.manipulability_mean = Get<float>(in, &at);
-    r.manipulability_max = Get<float>(in, &at);
-    if (at + n > in.size() || v < 0 || v >= map->grid.num_voxels()) {
-      throw std::runtime_error("reach: a result message is malformed");
-    }
-    std::copy(in.begin() + at, in.begin() + at + n,
-              r.reached_orientations.begin());
-    at += n;
-    map->Set(v, r);
-    ++count;
+  const std::string fault = internal::DecodeVoxels(
+      in.data(), in.size(), map->grid.num_voxels(),
+      map->settings.orientations_per_voxel(),
+      [&](std::int64_t v, const VoxelResult& r) {
+        map->Set(v, r);
+        ++count;
+      });
+  if (!fault.empty()) {
+    throw std::runtime_error("reach: a result message is malformed: " + fault);
   }
   return count;
 }
@@ -109,11 +64,12 @@ class Journal {
     *resumed = 0;
     if (path.empty()) return;
     namespace fs = std::filesystem;
-    Bytes header;
-    header.insert(header.end(), kJournalMagic, kJournalMagic + 8);
-    Put(&header, task.Fingerprint());
-    Put(&header, static_cast<std::int64_t>(task.grid().num_voxels()));
-    Put(&header, static_cast<std::int32_t>(task.settings().orientations_per_voxel()));
+    internal::JournalExpectation expected;
+    expected.header =
+        internal::JournalHeader(task.Fingerprint(), task.grid().num_voxels(),
+                                task.settings().orientations_per_voxel());
+    expected.num_voxels = task.grid().num_voxels();
+    expected.orientations = task.settings().orientations_per_voxel();
     std::error_code error;
     const bool exists = fs::exists(path, error);
     if (exists && !resume) {
@@ -121,41 +77,31 @@ class Journal {
           "'", path, "' exists: the journal of an interrupted run. Add "
           "--resume to continue it, or delete it to start over");
     }
-    std::uintmax_t good = 0;
     if (exists) {
-      std::ifstream in(path, std::ios::binary);
-      Bytes head(header.size());
-      in.read(reinterpret_cast<char*>(head.data()), head.size());
-      if (!in || head != header) {
-        ThrowInvalidArgument(
-            "'", path, "' was written for other settings or another model "
-            "(its fingerprint differs); resume with the same options, or "
-            "delete it to start over");
+      expected.inside.resize(static_cast<size_t>(expected.num_voxels));
+      for (std::int64_t v = 0; v < expected.num_voxels; ++v) {
+        expected.inside[static_cast<size_t>(v)] = task.InsideReach(v);
       }
-      good = header.size();
-      for (;;) {
-        std::uint32_t size = 0;
-        std::uint64_t checksum = 0;
-        in.read(reinterpret_cast<char*>(&size), sizeof size);
-        in.read(reinterpret_cast<char*>(&checksum), sizeof checksum);
-        if (!in) break;
-        Bytes payload(size);
-        in.read(reinterpret_cast<char*>(payload.data()), size);
-        if (!in || Fnv1a(payload.data(), payload.size()) != checksum) break;
-        *resumed += DecodeInto(payload, map);
-        good += sizeof size + sizeof checksum + size;
-      }
-      in.close();
+      const std::string bytes =
+          internal::ReadFile(path, "an iklab reach journal");
+      const size_t good = internal::ReadJournal(
+          bytes, expected, path, [&](std::int64_t v, const VoxelResult& r) {
+            map->Set(v, r);
+            ++*resumed;
+          });
       // Drop a torn last record, so appends continue a valid file.
-      fs::resize_file(path, good, error);
-      if (error) {
-        throw std::runtime_error("cannot repair the journal '" + path +
-                                 "': " + error.message());
+      if (good < bytes.size()) {
+        fs::resize_file(path, good, error);
+        if (error) {
+          throw std::runtime_error("cannot repair the journal '" + path +
+                                   "': " + error.message());
+        }
       }
       out_.open(path, std::ios::binary | std::ios::app);
     } else {
       out_.open(path, std::ios::binary | std::ios::trunc);
-      out_.write(reinterpret_cast<const char*>(header.data()), header.size());
+      out_.write(reinterpret_cast<const char*>(expected.header.data()),
+                 static_cast<std::streamsize>(expected.header.size()));
     }
     out_.flush();
     if (!out_) {
@@ -168,7 +114,8 @@ class Journal {
   void Append(const Bytes& payload) {
     if (path_.empty()) return;
     const auto size = static_cast<std::uint32_t>(payload.size());
-    const std::uint64_t checksum = Fnv1a(payload.data(), payload.size());
+    const std::uint64_t checksum =
+        internal::Fnv1a64(payload.data(), payload.size());
     out_.write(reinterpret_cast<const char*>(&size), sizeof size);
     out_.write(reinterpret_cast<const char*>(&checksum), sizeof checksum);
     out_.write(reinterpret_cast<const char*>(payload.data()), payload.size());
@@ -322,7 +269,7 @@ void SolveWave(const ReachTask& task, const std::vector<std::int64_t>& list,
                 const std::int64_t end = std::min(total, begin + chunk);
                 Bytes bytes;
                 for (std::int64_t i = begin; i < end; ++i) {
-                  EncodeVoxel(list[i], task.ComputeVoxel(list[i]), &bytes);
+                  internal::EncodeVoxel(list[i], task.ComputeVoxel(list[i]), &bytes);
                 }
                 finished.push(std::move(bytes));
               }

@@ -22,8 +22,12 @@
 /// voxels' results). It is flushed after every record, so after a crash,
 /// an abort or a `stop_after` it holds every chunk that was finished; a torn
 /// last record fails its checksum and is dropped. A resumed run reads it,
-/// refuses it if the fingerprint differs (other settings or another model),
-/// and solves only the voxels it lacks. The journal is never the map: the
+/// refuses it if the fingerprint differs (other settings or another model)
+/// or if a record disagrees with the settings or the other records (a
+/// voxel outside the grid or the reach bound, a voxel given twice, a result
+/// that breaks the map's rules, a checksum failure before the last record;
+/// reach/internal/journal.h), naming the record, and solves only the voxels
+/// it lacks. The journal is never the map: the
 /// map file is written only when every voxel is done.
 
 #include <cstdint>
@@ -85,8 +89,9 @@ struct ReachRun {
 /// Computes the map of `task` on `group` (every rank calls it with the same
 /// task and options). `robot` and `base_link` only name the map.
 /// @throws std::invalid_argument for bad options (threads < 1, a negative
-///   stop_after), an existing journal without `resume`, or a journal of
-///   other settings; std::runtime_error if the journal cannot be written.
+///   stop_after), an existing journal without `resume`, a journal of other
+///   settings, or a journal that is not one, is damaged or inconsistent
+///   (naming the file and the record); std::runtime_error if the journal cannot be written.
 ///   With more than one rank, the set-up errors above are thrown on every
 ///   rank alike; a failure on one rank after the set-up prints
 ///   "iklab reach: rank R of K failed: …" and aborts the whole job (exit 2)

@@ -230,7 +230,7 @@ expect 2 ":2: column 1 ('0.1 5')" -- "${csvbench[@]}" --targets-csv csv_space.cs
 expect 2 ":2: expected 9 values" -- "${csvbench[@]}" --targets-csv csv_semicolon.csv
 expect 2 ":3: column 9 ('nan')" -- "${csvbench[@]}" --targets-csv csv_late_nan.csv
 expect 2 ":2: column 1 ('1e999')" -- "${csvbench[@]}" --targets-csv csv_seed_overflow.csv
-expect 2 "cannot open" -- "${csvbench[@]}" --targets-csv no_such_file.csv
+expect 2 "does not exist" -- "${csvbench[@]}" --targets-csv no_such_file.csv
 expect 2 "is a folder" -- "${csvbench[@]}" --targets-csv csv_folder.csv
 expect 2 "good.csv:1: the header has 9 columns; the chain has 1 coordinates" -- \
   bench --urdf arm.urdf --base l1 --tip tool --solvers bounded-lm --out o \
@@ -338,7 +338,7 @@ expect 2 "fingerprint differs" -- "${reachq[@]}" --out stopped --resume --seed 9
 expect 0 "Map: stopped/reach.h5" -- "${reachq[@]}" --out stopped --resume
 # A journal that is not one.
 mkdir -p badjournal && printf 'garbage' > badjournal/reach.h5.partial
-expect 2 "fingerprint differs" -- "${reachq[@]}" --out badjournal --resume
+expect 2 "is not an iklab reach journal" -- "${reachq[@]}" --out badjournal --resume
 
 # A run too large for memory is refused before it starts.
 expect 2 "GB of memory" -- bench --urdf long.urdf --base l0 --tip l10000 \

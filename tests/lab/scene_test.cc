@@ -188,7 +188,7 @@ TEST_CASE("ReadScene names the file and the fault: missing, not JSON, foreign "
   const auto missing = Scratch("missing.json");
   std::filesystem::remove(missing);
   REQUIRE_THROWS_WITH(ReadScene(missing), Catch::Contains(missing.string()) &&
-                                              Catch::Contains("cannot open"));
+                                              Catch::Contains("does not exist"));
   const auto damaged = Scratch("damaged.json");
   WriteText(damaged, "{\"format\": \"iklab-scene\", ");
   REQUIRE_THROWS_WITH(ReadScene(damaged), Catch::Contains(damaged.string()) &&
