@@ -60,6 +60,10 @@ double PhysicalMemoryBytes();
 ///  (Problem::WithConstraintsAsGoals, unit weights as given).
 ///  5. A non-finite or wrongly sized pose is replaced by the start pose with
 ///     kNumericalFailure (never a NaN pose).
+///  6. A pose whose potential ½‖R‖² is not finite (the residual overflows
+///     double precision: a target beyond ~1e154 length units) is
+///     kNumericalFailure, whatever the solver reported, with a message that
+///     says so; the pose returned is the solver's (finite, within bounds).
 class SolveScope {
  public:
   /// Relative size of the blocked gradient below which it counts as noise
