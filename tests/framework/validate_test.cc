@@ -2,6 +2,7 @@
 // system refuses to start (framework/worker_threads.h): the same rule and
 // message on every surface, and an error instead of std::terminate.
 
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -153,9 +154,11 @@ TEST_CASE(
 }
 
 // Runs `body` in a child process whose address space is limited to what it
-// uses now plus 16 MB, so that no 8 MB thread stack more than one can be
-// mapped: std::thread then throws std::system_error. Returns the child's
-// exit status (waitpid's), so a std::terminate shows as SIGABRT.
+// uses now plus 4 MB, and whose new threads ask for 64 MB stacks (so that
+// none of the stacks glibc keeps from threads of earlier tests fits): no
+// thread stack can be mapped, and std::thread throws std::system_error.
+// Returns the child's exit status (waitpid's), so a std::terminate shows as
+// SIGABRT.
 template <typename Body>
 int InChildWithoutRoomForThreads(const Body& body) {
   std::fflush(nullptr);
@@ -164,7 +167,11 @@ int InChildWithoutRoomForThreads(const Body& body) {
     long pages = 0;
     std::ifstream("/proc/self/statm") >> pages;
     const rlim_t limit = static_cast<rlim_t>(pages) * ::sysconf(_SC_PAGESIZE) +
-                         (rlim_t{16} << 20);
+                         (rlim_t{4} << 20);
+    pthread_attr_t attributes;
+    ::pthread_attr_init(&attributes);
+    ::pthread_attr_setstacksize(&attributes, std::size_t{64} << 20);
+    if (::pthread_setattr_default_np(&attributes) != 0) ::_exit(3);
     const rlimit lowered{limit, limit};
     if (::setrlimit(RLIMIT_AS, &lowered) != 0) ::_exit(3);
     ::_exit(body());
