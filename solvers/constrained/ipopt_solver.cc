@@ -118,9 +118,13 @@ class IkTnlp : public Ipopt::TNLP {
     if (iteration == 0) return true;
     // IPOPT 3.11 does not hand the iterate to this callback; the accepted
     // iterate is the last point whose constraints were evaluated (the line
-    // search's accepted trial point).
-    const Eigen::VectorXd& x = nlp_->last_x();
-    if (options_.stop_at_tolerance && scope_->WithinToleranceAt(x)) {
+    // search's accepted trial point). Without constraints there is none
+    // (before, an uninitialised vector was read here, found by valgrind):
+    // the tolerance test then waits for the final point, and a time stop
+    // returns the start pose.
+    const bool known = nlp_->has_last_x();
+    const Eigen::VectorXd& x = known ? nlp_->last_x() : scope_->start();
+    if (known && options_.stop_at_tolerance && scope_->WithinToleranceAt(x)) {
       stop_status_ = SolveStatus::kConverged;
       stop_x_ = x;
       return false;

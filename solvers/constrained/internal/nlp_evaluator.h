@@ -55,6 +55,9 @@ class NlpEvaluator {
   int constraint_evaluations() const { return constraint_evaluations_; }
   /// The last point at which the constraints were evaluated.
   const Eigen::VectorXd& last_x() const { return cached_x_; }
+  /// False until the constraints were evaluated once (last_x() is then
+  /// not a point of this solve).
+  bool has_last_x() const { return cache_valid_; }
 
  private:
   void UpdateConstraints(const double* x);
