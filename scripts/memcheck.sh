@@ -4,8 +4,8 @@
 # or a bad free fails the run (exit 1), so an uninitialised read fails CI.
 # Two shards in parallel (one per core of a 2-core CI machine); the heavy
 # analytic sweeps (10,000 poses each, pure arithmetic on stack values) and
-# the [slow] tests are left to the ordinary and sanitizer runs, and so is the
-# wall-clock test of a 5 ms budget on a 10,000-joint chain (valgrind runs
+# the [slow] tests are left to the ordinary and sanitizer runs, and so are the
+# two wall-clock tests of time budgets (a 10,000-joint chain, restarts; valgrind runs
 # ~50 times slower).
 #
 # Usage: scripts/memcheck.sh BUILD/tests/iklab_tests
@@ -17,7 +17,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
 shards=(
-  "[solvers]~[slow]~[analytic]~[study]~Bounded LM on a 10*"
+  "[solvers]~[slow]~[analytic]~[study]~Bounded LM on a 10*~Restarts stop at their time budget*"
   "[study]~[slow]"
 )
 pids=()
