@@ -12,7 +12,7 @@ OUT ?= out
 LAUNCHER := $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 export CCACHE_BASEDIR ?= $(CURDIR)
 
-.PHONY: all deps build test reproduce benchmarks build-benchmarks test-sanitize fuzz-smoke clean
+.PHONY: all deps build test reproduce benchmarks build-benchmarks test-sanitize test-memcheck fuzz-smoke clean
 
 all: build
 
@@ -44,6 +44,11 @@ test-sanitize: deps
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j$(JOBS)
+
+# The solver and study tests of the Release build under valgrind memcheck:
+# an uninitialised read or invalid access fails (scripts/memcheck.sh).
+test-memcheck: build
+	./scripts/memcheck.sh $(BUILD)/tests/iklab_tests
 
 # A short libFuzzer run of the URDF, BVH and target CSV readers on seeds made from the
 # shipped robots and skeletons, then of the reach map (HDF5), reach journal and

@@ -30,6 +30,7 @@
 #include "framework/kinematics.h"
 #include "framework/random_configuration.h"
 #include "framework/urdf_loader.h"
+#include "framework/validate.h"
 #include "lab/data.h"
 #include "lab/plot.h"
 #include "lab/scene.h"

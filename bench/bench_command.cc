@@ -70,7 +70,7 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
       ->check(NumberIn(0.0, 1.0, /*open_lower=*/true));
   command->add_option("--threads,-j", o->threads, "Worker threads")
       ->capture_default_str()
-      ->check(IntegerIn(1, 256));
+      ->check(ThreadCount());
   command->add_option("--out,-o", o->out_dir, "Output folder")
       ->capture_default_str();
   command->add_option("--urdf", o->urdf, "Your own robot: a URDF file");
@@ -216,12 +216,9 @@ std::shared_ptr<const Model> LoadRobot(const BenchmarkRobot& robot,
   try {
     // iklab does not enforce mimic relations: a chain with a mimic joint
     // is refused (file:line), never solved as if the joint were free.
-    UrdfOptions urdf_options;
-    urdf_options.mimic = UrdfMimicPolicy::kReject;
-    urdf_options.soft_limits = joint_limits == "hard" ? UrdfSoftLimits::kIgnore
-                                                      : UrdfSoftLimits::kNarrow;
     UrdfFigure urdf = LoadUrdfChain(robot.urdf_path, robot.base_link,
-                                    robot.tip_link, urdf_options);
+                                    robot.tip_link,
+                                    SolvingUrdfOptions(joint_limits));
     model = std::make_shared<const Model>(urdf.figure.Compile());
     if (!urdf.soft_limited_joints.empty()) {
       std::fprintf(stderr,

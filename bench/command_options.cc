@@ -13,6 +13,7 @@
 #include <system_error>
 
 #include "framework/internal/check.h"
+#include "framework/validate.h"
 #include "solvers/internal/solve_scope.h"
 #include "solvers/solver.h"
 
@@ -59,6 +60,41 @@ CLI::Validator NumberIn(double lower, double upper, bool open_lower) {
         return {};
       },
       "NUMBER in " + range);
+}
+
+UrdfOptions SolvingUrdfOptions(const std::string& joint_limits) {
+  UrdfOptions options;
+  options.mimic = UrdfMimicPolicy::kReject;
+  options.soft_limits = joint_limits == "hard" ? UrdfSoftLimits::kIgnore
+                                               : UrdfSoftLimits::kNarrow;
+  return options;
+}
+
+CLI::Validator ThreadCount() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::size_t digits =
+            !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+        long long v = 0;
+        bool ok = AllDigits(text, digits);
+        if (ok) {
+          errno = 0;
+          char* end = nullptr;
+          v = std::strtoll(text.c_str(), &end, 10);
+          ok = errno != ERANGE && v <= std::numeric_limits<int>::max();
+        }
+        if (!ok) {
+          return "must be an integer >= 1 (worker threads); got " +
+                 Quoted(text);
+        }
+        try {
+          CheckThreadCount(v, "the thread count");
+        } catch (const std::invalid_argument& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "INTEGER >= 1");
 }
 
 CLI::Validator IntegerIn(std::int64_t lower, std::int64_t upper) {

@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "framework/urdf_loader.h"
+
 namespace iklab {
 
 /// A CLI11 validator accepting one finite decimal number (the whole field)
@@ -23,6 +25,20 @@ CLI::Validator NumberIn(double lower, double upper, bool open_lower);
 /// optional leading '+', a '-' only if lower < 0) in [lower, upper]; values
 /// beyond the range of the type are errors, never saturated.
 CLI::Validator IntegerIn(std::int64_t lower, std::int64_t upper);
+
+/// A CLI11 validator for a worker-thread count: an integer in decimal
+/// digits, then the library's one rule (CheckThreadCount,
+/// framework/validate.h: ≥ 1, more than the machine's hardware threads are
+/// capped, not refused), with its message.
+CLI::Validator ThreadCount();
+
+/// The URDF options of every subcommand that solves a chain (bench, reach):
+/// mimic joints refused (UrdfMimicPolicy::kReject, with the file and line)
+/// — iklab does not enforce a mimic relation, so a chain with one is never
+/// solved as if its joints were independent — and the joint limits of
+/// `joint_limits` ("hard": <limit> only; else narrowed to
+/// <safety_controller> soft limits).
+UrdfOptions SolvingUrdfOptions(const std::string& joint_limits);
 
 /// The same for unsigned 64-bit values such as seeds: [0, 2^64 - 1].
 CLI::Validator UnsignedInteger64();

@@ -12,6 +12,7 @@
 #include "framework/internal/check.h"
 #include "framework/internal/read_file.h"
 #include "framework/kinematics.h"
+#include "framework/validate.h"
 #include "lab/statistics.h"
 #include "lab/study.h"
 #include "solvers/registry.h"
@@ -231,7 +232,13 @@ std::vector<TargetOutcome> RunTargets(
   study.model = model;
   study.trials = static_cast<int>(targets.size());
   study.seed = settings.seed;
-  study.threads = std::max(1, settings.threads);
+  // The library's rules (framework/validate.h): threads = 0 is refused
+  // here as everywhere, not clamped.
+  study.threads =
+      CheckThreadCount(settings.threads, "BenchmarkSettings::threads");
+  CheckTolerance(settings.tolerance, "BenchmarkSettings::tolerance");
+  CheckTimeBudget(settings.time_budget_seconds,
+                  "BenchmarkSettings::time_budget_seconds");
   study.time_budget_seconds = settings.time_budget_seconds;
   study.position_tolerance = study.angle_tolerance = settings.tolerance;
   study.traced_trials = 0;

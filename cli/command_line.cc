@@ -215,7 +215,7 @@ int RunCommandLine(int argc, const char* const* argv,
                   "Worker threads for the trials of studies (results do not "
                   "depend on it)")
       ->capture_default_str()
-      ->check(IntegerIn(1, 1024));
+      ->check(ThreadCount());
 
   SolversOptions solvers_options;
   CLI::App* solvers = app.add_subcommand(

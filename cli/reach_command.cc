@@ -92,7 +92,7 @@ void AddReachOptions(CLI::App* command, ReachCommandOptions* o) {
                    "Worker threads per process (the map does not depend on "
                    "it)")
       ->capture_default_str()
-      ->check(IntegerIn(1, 256));
+      ->check(ThreadCount());
   command->add_option("--out,-o", o->out_dir, "Output folder")
       ->capture_default_str();
   command->add_flag("--resume", o->resume,
@@ -117,9 +117,9 @@ struct Chain {
 
 Chain LoadChain(const ReachCommandOptions& o) {
   Chain chain;
-  UrdfOptions urdf_options;
-  urdf_options.soft_limits = o.joint_limits == "hard" ? UrdfSoftLimits::kIgnore
-                                                      : UrdfSoftLimits::kNarrow;
+  // Mimic joints refused as in the benchmark (the map would treat them as
+  // independent joints).
+  const UrdfOptions urdf_options = SolvingUrdfOptions(o.joint_limits);
   std::string path;
   if (!o.urdf.empty()) {
     if (!o.robot.empty()) {
@@ -272,7 +272,7 @@ int Run(const ReachCommandOptions& o, ProcessGroup* group) {
   fs::remove(run_options.journal, ignored);
 
   const double rate = run.seconds > 0 ? run.solved_queries / run.seconds : 0.0;
-  const int cores = group->size() * o.threads;
+  const int cores = group->size() * run.threads;
   std::int64_t reachable = 0;
   for (std::uint16_t r : run.map.reached) reachable += r > 0;
   nlohmann::json summary;

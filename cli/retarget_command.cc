@@ -11,6 +11,7 @@
 #include "framework/bvh_loader.h"
 #include "framework/bvh_writer.h"
 #include "framework/internal/read_file.h"
+#include "framework/validate.h"
 #include "lab/retargeting.h"
 #include "lab/statistics.h"
 #include "solvers/optimization/bounded_lm_solver.h"
@@ -66,8 +67,7 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
   command
       ->add_option("--tolerance", o->tolerance,
                    "Effector tolerance in the file's length units")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->capture_default_str();  // CheckTolerance in Run (NaN included)
   command->add_option("--out,-o", o->out_dir, "Output folder")
       ->capture_default_str();
 }
@@ -90,6 +90,7 @@ std::unique_ptr<Solver> MakeRetargetSolver(const std::string& name,
 }
 
 int Run(const RetargetCommandOptions& o) {
+  CheckTolerance(o.tolerance, "--tolerance");
   const BvhFigure clip = LoadBvh(o.bvh);
   const BvhFigure skeleton = o.onto.empty() ? clip : LoadBvh(o.onto);
   const auto clip_model = std::make_shared<const Model>(clip.figure.Compile());
@@ -142,6 +143,15 @@ int Run(const RetargetCommandOptions& o) {
                                 e.what());
   }
 
+  // A frame whose residual overflowed has no meaningful answer: refuse the
+  // clip rather than write frames that look solved.
+  for (const RetargetFrame& r : run.frames) {
+    if (r.status == SolveStatus::kNumericalFailure) {
+      throw std::invalid_argument(
+          o.bvh + ": frame " + std::to_string(r.frame) + ": " + r.message +
+          " (check the clip's root translation and offsets)");
+    }
+  }
   const std::string csv_path = o.out_dir + "/frames.csv";
   std::ofstream csv(csv_path);
   csv.precision(10);

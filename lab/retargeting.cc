@@ -120,6 +120,8 @@ RetargetRun Retarget(const std::shared_ptr<const Model>& model,
     r.microseconds = 1e6 * seconds;
     r.iterations = result.iterations;
     r.converged = result.converged();
+    r.status = result.status;
+    r.message = result.message;
     if (result.q.size() == model->nq()) q = result.q;
     ForwardKinematics(*model, q, &data);
     for (std::size_t g = 0; g < goals.size(); ++g) {

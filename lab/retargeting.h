@@ -36,6 +36,10 @@ struct RetargetFrame {
   double microseconds = 0.0;
   int iterations = 0;
   bool converged = false;
+  /// The solve's status and message (e.g. kNumericalFailure when a target
+  /// is too far for double precision).
+  SolveStatus status = SolveStatus::kNotSolved;
+  std::string message;
 };
 
 /// Every solved frame and its joint vector.

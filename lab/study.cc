@@ -14,6 +14,8 @@
 
 #include "constraints/regularizers.h"
 #include "framework/kinematics.h"
+#include "framework/validate.h"
+#include "framework/worker_threads.h"
 #include "lab/internal/study_helpers.h"
 #include "solvers/registry.h"
 
@@ -434,8 +436,24 @@ void Study::Validate() const {
       fail("solver '" + s.label + "': attempts must be >= 1");
     }
   }
+  // The library's one rule per input kind (framework/validate.h), with this
+  // study's name in front.
+  auto rule = [&](const auto& check) {
+    try {
+      check();
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+  };
   if (trials < 1) fail("trials must be >= 1, got " + std::to_string(trials));
-  if (threads < 1) fail("threads must be >= 1, got " + std::to_string(threads));
+  rule([&] {
+    CheckItemCount(static_cast<std::int64_t>(trials) *
+                       static_cast<std::int64_t>(solvers.size()),
+                   "trials x solvers (" + std::to_string(trials) + " x " +
+                       std::to_string(solvers.size()) +
+                       "); lower trials");
+  });
+  rule([&] { CheckThreadCount(threads, "threads"); });
   if (traced_trials < 0) {
     fail("traced_trials must be >= 0, got " + std::to_string(traced_trials));
   }
@@ -445,15 +463,13 @@ void Study::Validate() const {
            (positive ? "> 0" : ">= 0") + ", got " + std::to_string(v));
     }
   };
-  check_number(position_tolerance, "position_tolerance", true);
-  check_number(angle_tolerance, "angle_tolerance", true);
+  rule([&] { CheckTolerance(position_tolerance, "position_tolerance"); });
+  rule([&] { CheckTolerance(angle_tolerance, "angle_tolerance"); });
   if (!(stop_tolerance_factor > 0.0 && stop_tolerance_factor <= 1.0)) {
     fail("stop_tolerance_factor must be in (0, 1], got " +
          std::to_string(stop_tolerance_factor));
   }
-  if (std::isnan(time_budget_seconds) || std::isinf(time_budget_seconds)) {
-    fail("time_budget_seconds must be finite (<= 0 for none)");
-  }
+  rule([&] { CheckTimeBudget(time_budget_seconds, "time_budget_seconds"); });
   check_number(regularization.tikhonov, "regularization.tikhonov", false);
   check_number(regularization.joint_centre_bias,
                "regularization.joint_centre_bias", false);
@@ -530,13 +546,11 @@ StudyResult RunStudy(const Study& study,
       }
     }
   };
-  {
-    const int threads = std::min(study.threads, items);
-    std::vector<std::thread> pool;
-    for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
-    worker();  // never throws: errors are stored
-    for (std::thread& t : pool) t.join();
-  }
+  // Capped at MaxWorkerThreads() and at the items; the worker never throws
+  // (errors are stored), a thread the system refuses is an error.
+  RunWorkerThreads(
+      std::max(1, std::min(CheckThreadCount(study.threads, "threads"), items)),
+      [&](int) { worker(); }, [&] { next = items; }, "RunStudy");
   if (error) std::rethrow_exception(error);
 
   StudyResult result;

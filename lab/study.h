@@ -159,7 +159,9 @@ struct Study {
   /// Solve within the joint limits (success then also needs the pose within
   /// the bounds).
   bool respect_limits = true;
-  /// Worker threads (results do not depend on it).
+  /// Worker threads (results do not depend on it), ≥ 1; more than
+  /// MaxWorkerThreads() or than work items are not started
+  /// (framework/validate.h).
   int threads = 1;
   /// Convergence curves: the first `traced_trials` trials are solved once
   /// more with a per-iteration trace, untimed and without the time budget
@@ -178,8 +180,9 @@ struct Study {
   std::function<void(const StudyResult&, ExperimentOutput*)> claims;
 
   /// @throws std::invalid_argument naming the field and what to fix: no
-  ///   model, no solvers, an unnamed solver or duplicate label, trials < 1,
-  ///   threads < 1, a NaN/Inf or negative tolerance, budget or regularizer,
+  ///   model, no solvers, an unnamed solver or duplicate label, trials < 1
+  ///   or trials × solvers beyond INT_MAX, threads < 1, a NaN/Inf or
+  ///   non-positive tolerance, a NaN budget, a NaN/Inf or negative regularizer,
   ///   no goals and no scenario, an unknown site or a bad GoalSpec, a given
   ///   start pose of the wrong size or with a NaN.
   void Validate() const;

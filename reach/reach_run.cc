@@ -16,15 +16,18 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 
 #include "framework/internal/check.h"
 #include "framework/internal/read_file.h"
 #include "reach/internal/file_checks.h"
 #include "reach/internal/journal.h"
+#include "framework/validate.h"
 
 namespace iklab {
 
+using internal::StrCat;
 using internal::ThrowInvalidArgument;
 
 namespace {
@@ -258,7 +261,7 @@ void SolveWave(const ReachTask& task, const std::vector<std::int64_t>& list,
   tbb::concurrent_queue<Bytes> finished;
   std::atomic<bool> worker_done{false};
   std::exception_ptr worker_error;
-  std::thread worker([&] {
+  const auto work = [&] {
     try {
       arena->execute([&] {
         tbb::parallel_for(
@@ -279,7 +282,16 @@ void SolveWave(const ReachTask& task, const std::vector<std::int64_t>& list,
       worker_error = std::current_exception();
     }
     worker_done = true;
-  });
+  };
+  // A thread the system refuses to start is an error, not std::terminate.
+  std::thread worker;
+  try {
+    worker = std::thread(work);
+  } catch (const std::system_error& e) {
+    throw std::runtime_error(StrCat(
+        "iklab reach: could not start the worker thread (", e.what(),
+        "); the system limits threads or memory: request fewer threads"));
+  }
   // The calling thread makes every MPI call (MPI_THREAD_FUNNELED).
   std::int64_t expected = group->rank() == 0 ? num_chunks
                                              : static_cast<std::int64_t>(mine.size());
@@ -457,20 +469,20 @@ ReachRun RunReach(const ReachTask& task, const std::string& robot,
                   const std::string& base_link, ProcessGroup* group,
                   const ReachRunOptions& options) {
   if (group == nullptr) ThrowInvalidArgument("RunReach: group is null");
-  if (options.threads < 1) {
-    ThrowInvalidArgument("RunReach: threads must be >= 1; got ",
-                         options.threads);
-  }
+  // The library's thread rule (framework/validate.h): >= 1, capped at the
+  // machine's hardware threads (the TBB arena gets no more).
+  ReachRunOptions capped = options;
+  capped.threads = CheckThreadCount(options.threads, "RunReach: threads");
   if (options.stop_after < 0) {
     ThrowInvalidArgument("RunReach: stop_after must be >= 0; got ",
                          options.stop_after);
   }
   bool started = false;
   if (group->size() == 1) {
-    return Run(task, robot, base_link, group, options, &started);
+    return Run(task, robot, base_link, group, capped, &started);
   }
   try {
-    return Run(task, robot, base_link, group, options, &started);
+    return Run(task, robot, base_link, group, capped, &started);
   } catch (const std::invalid_argument& e) {
     // A set-up error (an existing journal without resume, a journal of
     // other settings) reaches every rank alike: the caller reports it.

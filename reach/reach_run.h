@@ -52,7 +52,8 @@ struct ReachProgress {
 };
 
 struct ReachRunOptions {
-  /// Worker threads per process. ≥ 1.
+  /// Worker threads per process, ≥ 1 (CheckThreadCount,
+  /// framework/validate.h); more than MaxWorkerThreads() are not started.
   int threads = 1;
   /// Journal path; empty: no journal (the run cannot be resumed).
   std::string journal;

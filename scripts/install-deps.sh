@@ -9,7 +9,7 @@ packages=(
   libeigen3-dev libboost-graph-dev liblbfgspp-dev libceres-dev
   catch2 libbenchmark-dev liburdfdom-dev liborocos-kdl-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libtbb-dev
-  gnuplot-nox
+  gnuplot-nox valgrind
   coinor-libipopt-dev libnlopt-cxx-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel

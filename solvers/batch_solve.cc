@@ -12,15 +12,22 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
+#include "framework/validate.h"
+#include "framework/worker_threads.h"
 
 namespace iklab {
 
 using internal::Invalid;
+using internal::StrCat;
 using internal::ThrowInvalidArgument;
 
 bool BatchOptions::IsValid(std::string* why) const {
   if (threads < 1) {
-    return Invalid(why, "BatchOptions::threads must be >= 1, got ", threads);
+    try {
+      CheckThreadCount(threads, "BatchOptions::threads");
+    } catch (const std::invalid_argument& e) {
+      return Invalid(why, e.what());
+    }
   }
   if (goal < -1) {
     return Invalid(why, "BatchOptions::goal must be a goal index or -1, got ",
@@ -93,10 +100,8 @@ BatchResult RunItems(
   };
   const int n = static_cast<int>(std::max<Eigen::Index>(
       1, std::min<Eigen::Index>(threads, items)));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < n; ++t) pool.emplace_back(worker, t);
-  worker(0);
-  for (std::thread& t : pool) t.join();
+  RunWorkerThreads(
+      n, worker, [&] { next = items; }, "SolveBatch");
   if (error) std::rethrow_exception(error);
   return result;
 }
@@ -163,10 +168,9 @@ BatchResult SolveBatch(const Solver& solver, const Problem& problem,
   const bool poses = targets.cols() == 7;
   if (poses) {
     for (Eigen::Index i = 0; i < items; ++i) {
-      if (targets.row(i).tail<4>().norm() < 1e-12) {
-        ThrowInvalidArgument("SolveBatch: targets row ", i,
-                             " has a zero quaternion (columns 3..6, w x y z)");
-      }
+      CheckQuaternion(targets(i, 3), targets(i, 4), targets(i, 5),
+                      targets(i, 6),
+                      StrCat("SolveBatch: targets row ", i, " columns 3..6"));
     }
   }
   const int index =
@@ -177,7 +181,10 @@ BatchResult SolveBatch(const Solver& solver, const Problem& problem,
 
   // One private copy of the goal and of the problem per thread; each item
   // only moves that copy's target, so the solves share nothing mutable.
-  const int threads = options.threads;
+  // Capped at MaxWorkerThreads() and at the items (framework/validate.h).
+  const int threads = static_cast<int>(std::min<Eigen::Index>(
+      CheckThreadCount(options.threads, "BatchOptions::threads"),
+      std::max<Eigen::Index>(items, 1)));
   std::vector<std::shared_ptr<PositionOrientationGoal>> pose_goals(threads);
   std::vector<std::shared_ptr<PositionGoal>> position_goals(threads);
   std::vector<Problem> problems;
@@ -234,7 +241,8 @@ BatchResult SolveBatch(const Solver& solver,
   CheckStarts(q0, items, nq);
   if (items > 0) solver.Prepare(*problems[0]);
   return RunItems(
-      solver, items, nq, options.threads,
+      solver, items, nq,
+      CheckThreadCount(options.threads, "BatchOptions::threads"),
       [&](Eigen::Index i, int) -> const Problem& { return *problems[i]; }, q0);
 }
 

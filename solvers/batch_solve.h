@@ -35,8 +35,10 @@ using RowMatrixXd =
 
 /// Options of SolveBatch.
 struct BatchOptions {
-  /// Worker threads, ≥ 1 (the calling thread is one of them). More threads
-  /// than items are not started.
+  /// Worker threads, ≥ 1 (the calling thread is one of them; the rule of
+  /// CheckThreadCount, framework/validate.h). More threads than items or
+  /// than MaxWorkerThreads() are not started; a thread the system refuses
+  /// to start makes SolveBatch throw std::runtime_error.
   int threads = 1;
   /// Index of the goal of the template problem whose target each row of the
   /// targets replaces; −1: the first goal of a fitting kind (a

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 #include "framework/internal/check.h"
+#include "framework/validate.h"
 
 namespace iklab {
 
@@ -41,21 +43,13 @@ bool SolveOptions::IsValid(std::string* why) const {
     return Invalid(why, "SolveOptions::max_iterations must be >= 1, got ",
                    max_iterations);
   }
-  if (std::isnan(time_budget_seconds)) {
-    return Invalid(why,
-                   "SolveOptions::time_budget_seconds must not be NaN (use <= "
-                   "0 for none), got NaN");
-  }
-  if (!(position_tolerance > 0.0) || !std::isfinite(position_tolerance)) {
-    return Invalid(why,
-                   "SolveOptions::position_tolerance must be finite and > 0, "
-                   "got ",
-                   position_tolerance);
-  }
-  if (!(angle_tolerance > 0.0) || !std::isfinite(angle_tolerance)) {
-    return Invalid(why,
-                   "SolveOptions::angle_tolerance must be finite and > 0, got ",
-                   angle_tolerance);
+  // The library's one rule per input kind (framework/validate.h).
+  try {
+    CheckTimeBudget(time_budget_seconds, "SolveOptions::time_budget_seconds");
+    CheckTolerance(position_tolerance, "SolveOptions::position_tolerance");
+    CheckTolerance(angle_tolerance, "SolveOptions::angle_tolerance");
+  } catch (const std::invalid_argument& e) {
+    return Invalid(why, e.what());
   }
   return true;
 }

@@ -75,7 +75,10 @@ enum class SolveStatus {
   /// The input was unusable (see the message); nothing was solved.
   kInvalidInput,
   /// A numerical failure inside the solver (e.g. a line search that failed
-  /// without progress); best effort returned, message says what happened.
+  /// without progress), or a residual that overflows double precision at
+  /// the returned pose (½‖R‖² not finite: a target beyond ~1e154 length
+  /// units; every solver, internal::SolveScope::Finish rule 6); best effort
+  /// returned (finite), message says what happened.
   kNumericalFailure,
   /// Solve() has not been called.
   kNotSolved,
@@ -116,7 +119,10 @@ struct SolveOptions {
   /// Iteration cap (solver iterations: quasi-Newton / LM steps, Jacobian
   /// updates, CCD sweeps). Must be ≥ 1.
   int max_iterations = 200;
-  /// Wall-time cap per solve, seconds; ≤ 0 means none. Checked between
+  /// Wall-time cap per solve, seconds; ≤ 0 means none. No solver's default
+  /// Options sets one: a budget makes the answer depend on the machine's
+  /// speed and load, so only a caller who asks for it gets it (the
+  /// benchmark protocol sets its stated 5 ms; docs/concepts.md). Checked between
   /// bounded units of work (iterations; inside long iterations, see each
   /// solver), so a solve overruns it by at most one such unit.
   double time_budget_seconds = 0.0;

@@ -7,6 +7,7 @@
 #include "bench/target_csv.h"
 #include "bindings.h"
 #include "experiments/experiments_list.h"
+#include "framework/validate.h"
 #include "lab/data.h"
 #include "lab/experiment.h"
 #include "lab/html_report.h"
@@ -49,7 +50,7 @@ py::dict RunToDict(const ExperimentRun& run) {
 }
 
 ExperimentContext Context(std::uint64_t seed, bool quick, int threads) {
-  if (threads < 1) throw std::invalid_argument("threads must be >= 1, got " + std::to_string(threads));
+  CheckThreadCount(threads, "threads");
   ExperimentContext context;
   context.seed = seed;
   context.quick = quick;
@@ -373,7 +374,7 @@ void BindBenchmarkRuns(py::module_& m) {
             targets[i].seed = Q.row(i).transpose();
             targets[i].target.translation() = P.row(i).head<3>().transpose();
             targets[i].target.linear() =
-                Eigen::Quaterniond(P(i, 3), P(i, 4), P(i, 5), P(i, 6)).normalized().toRotationMatrix();
+                CheckQuaternion(P(i, 3), P(i, 4), P(i, 5), P(i, 6), "poses row " + std::to_string(i) + " columns 3..6").toRotationMatrix();
           }
           std::vector<BenchmarkSolver> all = PoseSolvers();
           for (BenchmarkSolver& b : BaselineSolvers()) all.push_back(std::move(b));

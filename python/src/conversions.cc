@@ -6,6 +6,7 @@
 
 #include "bindings.h"
 #include "framework/kinematics.h"
+#include "framework/validate.h"
 
 namespace iklab::python {
 
@@ -91,12 +92,7 @@ Eigen::Isometry3d ToPose(py::handle object, const char* name) {
       X.translation() = ToVector3(pair[0], (n + " position").c_str());
       const Eigen::Vector4d wxyz =
           ToVector(pair[1], (n + " quaternion (w, x, y, z)").c_str(), 4);
-      if (!wxyz.allFinite() || wxyz.norm() < 1e-12) {
-        throw py::value_error(n + " quaternion (w, x, y, z) must be finite and "
-                                  "non-zero");
-      }
-      X.linear() = Eigen::Quaterniond(wxyz[0], wxyz[1], wxyz[2], wxyz[3])
-                       .normalized()
+      X.linear() = CheckQuaternion(wxyz[0], wxyz[1], wxyz[2], wxyz[3], n)
                        .toRotationMatrix();
       return X;
     }
@@ -104,8 +100,7 @@ Eigen::Isometry3d ToPose(py::handle object, const char* name) {
   const RowMatrixXd M = ToMatrix(
       object, name, 4, 4,
       "(4, 4) (or a pair (position[3], quaternion[4] w x y z))");
-  X.matrix() = M;
-  return X;
+  return CheckPose(M, name);
 }
 
 py::array_t<double> PoseToArray(const Eigen::Isometry3d& X) {

@@ -316,6 +316,31 @@ Result SolveScope::Finish(const Eigen::VectorXd& q, SolveStatus status,
     result_.final_potential = 0.5 * residuals.squaredNorm();
     problem_.GoalErrorsFromWorkspace(result_.q, *ws, &result_.goal_errors);
   }
+  if (!std::isfinite(result_.final_potential)) {
+    // Rule 6: nothing about a pose is known from an overflowed residual.
+    const ErrorSummary summary = Summarize(result_.goal_errors);
+    result_.status = SolveStatus::kNumericalFailure;
+    result_.message = StrCat(
+        "the residual overflows double precision: 1/2 |R|^2 = ",
+        result_.final_potential, " at the solver's pose (max position error ",
+        summary.max_position, ", max angle error ", summary.max_angle,
+        "); a target beyond ~1e154 length units from the model cannot be "
+        "solved in double precision: bring the targets to the model's scale "
+        "(solver stop: ",
+        SolveStatusName(status), ": ", message, ")");
+    if (options_.respect_limits && !problem_.bounds().Contains(result_.q)) {
+      // Never a pose outside the limits: the start pose, with its errors.
+      result_.q = start_;
+      ProblemWorkspace* ws = workspace();
+      Eigen::VectorXd residuals(problem_.num_residuals());
+      problem_.EvaluateResiduals(result_.q, ws, residuals, nullptr);
+      result_.final_potential = 0.5 * residuals.squaredNorm();
+      problem_.GoalErrorsFromWorkspace(result_.q, *ws, &result_.goal_errors);
+      result_.message += "; it left the bounds, the start pose is returned";
+    }
+    result_.wall_time_seconds = Elapsed();
+    return std::move(result_);
+  }
   bool within = WithinTolerance(result_.goal_errors);
   if (problem_.has_constraints()) {
     problem_.ConstraintErrors(result_.q, workspace(),

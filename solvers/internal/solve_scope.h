@@ -60,7 +60,11 @@ double PhysicalMemoryBytes();
 ///  (Problem::WithConstraintsAsGoals, unit weights as given).
 ///  5. A non-finite or wrongly sized pose is replaced by the start pose with
 ///     kNumericalFailure (never a NaN pose).
-///  6. With respect_limits, a pose outside the bounds is kOutsideLimits
+///  6. A pose whose potential ½‖R‖² is not finite (the residual overflows
+///     double precision: a target beyond ~1e154 length units) is
+///     kNumericalFailure, whatever the solver reported, with a message that
+///     says so; the pose returned is the solver's (finite, within bounds).
+///  7. With respect_limits, a pose outside the bounds is kOutsideLimits
 ///     (goals met or not), unless the solver reported kNumericalFailure,
 ///     which is kept; the message names the first coordinate outside and
 ///     says whether the goals were met.

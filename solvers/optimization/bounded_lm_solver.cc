@@ -106,21 +106,32 @@ struct Workspace {
 
   // `dual`: solve the m × m system of the push-through form instead of the
   // n × n one (Dynamic sizes only); the n × n matrices are then left empty.
+  // Every buffer starts at zero: a value read before the solve writes it
+  // (e.g. the best pose of a solve whose every cost overflowed) must be a
+  // defined one, never heap contents (~20 ns on a 7-DOF arm).
   Workspace(int m, int n, bool dual)
-      : residual_buffers{ResidualVector(m), ResidualVector(m)},
-        jacobian_buffers{JacobianMatrix(m, n), JacobianMatrix(m, n)},
+      : residual_buffers{ResidualVector::Zero(m), ResidualVector::Zero(m)},
+        jacobian_buffers{JacobianMatrix::Zero(m, n),
+                         JacobianMatrix::Zero(m, n)},
+        factor_buffers{FactorTranspose::Zero(), FactorTranspose::Zero()},
+        factor_residual_buffers{FactorResidual::Zero(),
+                                FactorResidual::Zero()},
+        free_factor(FactorTranspose::Zero()),
+        factor_normal(FactorSystem::Zero()),
+        free_factor_normal(FactorSystem::Zero()),
+        factor_step(FactorResidual::Zero()),
         normal(SquareMatrix::Zero(dual ? 0 : n, dual ? 0 : n)),
-        system(dual ? 0 : n, dual ? 0 : n),
-        gradient(n),
-        step(n),
-        q(n),
-        trial_q(n),
-        best_q(n),
-        held(n),
+        system(SquareMatrix::Zero(dual ? 0 : n, dual ? 0 : n)),
+        gradient(CoordinateVector::Zero(n)),
+        step(CoordinateVector::Zero(n)),
+        q(Eigen::VectorXd::Zero(n)),
+        trial_q(Eigen::VectorXd::Zero(n)),
+        best_q(Eigen::VectorXd::Zero(n)),
+        held(n, 0),
         llt(dual ? 0 : n),
-        free_jacobian(dual ? m : 0, dual ? n : 0),
-        small_system(dual ? m : 0, dual ? m : 0),
-        small_rhs(dual ? m : 0),
+        free_jacobian(Eigen::MatrixXd::Zero(dual ? m : 0, dual ? n : 0)),
+        small_system(Eigen::MatrixXd::Zero(dual ? m : 0, dual ? m : 0)),
+        small_rhs(Eigen::VectorXd::Zero(dual ? m : 0)),
         small_llt(dual ? m : 0) {}
 
   Workspace(const Workspace&) = delete;
@@ -258,6 +269,10 @@ std::string TerminationMessage(SolveStatus status, int iterations,
     case SolveStatus::kTimeBudget:
       return StrCat("time budget of ", options.common.time_budget_seconds,
                     " s spent over ", attempts, " attempt(s)");
+    case SolveStatus::kNumericalFailure:
+      return StrCat("the cost 1/2 |R|^2 is not finite at the start of attempt ",
+                    attempts, " (the residual overflows double precision); "
+                    "no step was taken from it");
     default:
       return StrCat("no attempt converged in ", options.max_attempts,
                     " attempts; best effort returned");
@@ -336,6 +351,8 @@ class BoundedLmMinimizer {
         kernel_(kFixed && kernel_storage_.Init(problem_) ? &kernel_storage_
                                                           : nullptr),
         factored_form_(kFixed && kernel_ != nullptr && kFactorRows < N) {
+    // The pose returned if no attempt ever evaluates to a finite cost.
+    w_.best_q = scope_.start();
     FindPeriodicCoordinates();
   }
 
@@ -479,12 +496,16 @@ class BoundedLmMinimizer {
   // and if also `first_step_test`: its first iteration left ‖R‖ above
   // first_step_ratio of its starting value) or
   // is stationary (λ beyond max_damping, or accepted steps below 1e-14
-  // relative).
+  // relative); kNumericalFailure when the cost at its start is not finite.
   SolveStatus RunAttempt(bool may_stall, bool first_step_test) {
     const double start_cost = Evaluate(w_.q, /*trial=*/false);
     if (result_.function_evaluations == 1) {
       scope_.SetInitialPotential(start_cost);
     }
+    // An overflowed (or NaN) cost orders nothing: no step, gain ratio or
+    // stall test means anything from it, and every restart point of the box
+    // is as far from a target beyond ~1e154 length units.
+    if (!std::isfinite(start_cost)) return SolveStatus::kNumericalFailure;
     if (start_cost < best_cost_) {
       best_cost_ = start_cost;
       w_.best_q = w_.q;
@@ -966,6 +987,53 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
       break;
   }
   return SolveWith<Eigen::Dynamic, Eigen::Dynamic>(options, scope);
+}
+
+namespace {
+
+// BoundedLmSolver::Prepare for the fixed sizes M × N: the kernel's chain
+// (SiteGoalKernel::Init caches it for this thread) and the restart pool
+// that the first random restart would build (RestartPool::Get caches it).
+template <int M, int N>
+void PrepareKernel(const Problem& problem, const BoundedLmOptions& options) {
+  internal::SiteGoalKernel<M, N> kernel;
+  if (!kernel.Init(problem) || options.restart_pool <= 0) return;
+  const int n = problem.nq();
+  const Eigen::VectorXd lower = options.common.respect_limits
+                                    ? problem.bounds().lower
+                                    : Eigen::VectorXd::Constant(n, -kInfinity);
+  const Eigen::VectorXd upper = options.common.respect_limits
+                                    ? problem.bounds().upper
+                                    : Eigen::VectorXd::Constant(n, kInfinity);
+  internal::RestartPool::Get(
+      problem.shared_model(), kernel.site(), lower, upper, options.seed,
+      options.restart_pool,
+      [&](const double* q, double* pose) { kernel.SitePose(q, pose); });
+}
+
+}  // namespace
+
+void BoundedLmSolver::Prepare(const Problem& problem) const {
+  internal::PhysicalMemoryBytes();
+  std::string why;
+  if (!options_.IsValid(&why) || !options_.common.IsValid(&why) ||
+      problem.has_constraints() || problem.bounds().size() != problem.nq() ||
+      !problem.bounds().IsValid(&why)) {
+    return;  // Solve says why
+  }
+  const int m = problem.num_residuals();
+  switch (problem.nq()) {
+    case 6:
+      if (m == 3) PrepareKernel<3, 6>(problem, options_);
+      if (m == 6) PrepareKernel<6, 6>(problem, options_);
+      if (m == 9) PrepareKernel<9, 6>(problem, options_);
+      break;
+    case 7:
+      if (m == 3) PrepareKernel<3, 7>(problem, options_);
+      if (m == 6) PrepareKernel<6, 7>(problem, options_);
+      if (m == 9) PrepareKernel<9, 7>(problem, options_);
+      break;
+  }
 }
 
 std::unique_ptr<Solver> MakeSolver(const BoundedLmOptions& options) {

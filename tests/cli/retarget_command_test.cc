@@ -83,6 +83,35 @@ TEST_CASE(
                    refused}) == 2);
     }
   }
+  SECTION("a tolerance that is NaN, infinite, zero or negative is a usage "
+          "error (exit code 2)") {
+    for (const char* bad : {"nan", "inf", "0", "-1e-3"}) {
+      INFO(bad);
+      const std::string bad_out = (dir / "tolerance-out").string();
+      CHECK(RunIklab({"retarget", "--bvh", clip, "--out", bad_out,
+                      "--tolerance", bad}) == 2);
+      CHECK_FALSE(std::filesystem::exists(bad_out + "/retargeted.bvh"));
+    }
+  }
+  SECTION("a root translation too large for double precision is refused "
+          "(exit code 2), not written as solved frames") {
+    // Before, bounded LM returned heap contents for such frames and the
+    // command exited 0.
+    const std::string far = (dir / "far.bvh").string();
+    std::ofstream(far) << "HIERARCHY\nROOT Hips\n{\n  OFFSET 0 0 0\n"
+                          "  CHANNELS 6 Xposition Yposition Zposition "
+                          "Zrotation Xrotation Yrotation\n"
+                          "  JOINT Chest\n  {\n    OFFSET 0 10 0\n"
+                          "    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+                          "    End Site\n    {\n      OFFSET 0 10 0\n"
+                          "    }\n  }\n}\n"
+                          "MOTION\nFrames: 2\nFrame Time: 0.03\n"
+                          "0 0 0 0 0 0 10 0 0\n"
+                          "1e308 0 -1e308 0 0 0 10 0 0\n";
+    const std::string far_out = (dir / "far-out").string();
+    CHECK(RunIklab({"retarget", "--bvh", far, "--out", far_out}) == 2);
+    CHECK_FALSE(std::filesystem::exists(far_out + "/retargeted.bvh"));
+  }
   SECTION("a missing file is a usage error (exit code 2)") {
     CHECK(RunIklab({"retarget", "--bvh", (dir / "none.bvh").string()}) == 2);
   }

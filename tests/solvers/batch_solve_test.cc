@@ -140,7 +140,7 @@ TEST_CASE("SolveBatch rejects bad shapes, templates and options by name",
   pose.AddGoal(std::make_shared<PositionOrientationGoal>(
       *model, "tool", Eigen::Isometry3d::Identity()));
   CHECK_THROWS_WITH(SolveBatch(solver, pose, bad, batch.starts),
-                    Contains("targets row 2 has a zero quaternion"));
+                    Contains("targets row 2 columns 3..6 (quaternion w x y z) must have a norm"));
   std::vector<std::shared_ptr<const Problem>> problems(4);
   CHECK_THROWS_WITH(SolveBatch(solver, problems, batch.starts),
                     Contains("problems[0] is null"));

@@ -29,6 +29,7 @@
 #include "solvers/optimization/lbfgsb_solver.h"
 #include "solvers/restarts.h"
 #include "tests/solvers/differential/differential_models.h"
+#include "tests/solvers/test_arms.h"
 
 namespace iklab {
 namespace {
@@ -200,6 +201,53 @@ TEST_CASE("Restarts stop at their time budget on an unreachable goal",
   CHECK(result.attempts > 1);
   // Budget plus at most one attempt (each bounded by its own budget).
   CHECK(result.wall_time_seconds < 0.05 + 0.01 + 0.2);
+}
+
+// Solvers that take any chain and position goal (the analytic ones are
+// defined for their own arms and refuse the others as invalid input).
+bool TakesAnyChain(const Solver& solver) {
+  return solver.name() != "two-link" && solver.name() != "tolani";
+}
+
+TEST_CASE("Every solver reports a position target too far for double "
+          "precision as a numerical failure with a finite, deterministic "
+          "pose inside the limits",
+          "[solvers]") {
+  // ½‖R‖² overflows for |target| beyond ~1e154: before, bounded LM returned
+  // its never-written best pose (heap contents, e.g. 2.6e-315), different
+  // from run to run.
+  const auto arm = testing::SevenDofArm();
+  const auto planar = testing::PlanarArm({15, 10, 5}, Eigen::Vector3d::Zero(),
+                                         -2.0, 2.0);
+  for (const auto& model : {arm, planar}) {
+    const std::string site = model->nq() == 7 ? "tool" : "tip";
+    for (const double far : {1e160, 1e200, 1e308}) {
+      Problem problem(model);
+      problem.AddGoal(std::make_shared<PositionGoal>(
+          *model, site, Eigen::Vector3d(far, -far, 0.5 * far)));
+      const Eigen::VectorXd q0 = Eigen::VectorXd::Constant(model->nq(), 0.3);
+      for (const auto& solver : EverySolver()) {
+        if (!TakesAnyChain(*solver)) continue;
+        // Defined for planar chains (extended Jacobian) or given 3 centres
+        // (control term): they refuse the 7-DOF arm as invalid input.
+        if (model->nq() == 7 && (solver->name() == "extended-jacobian" ||
+                                 solver->name() == "control-term")) {
+          continue;
+        }
+        INFO(solver->name() << " on " << model->nq() << " joints, target "
+                            << far);
+        const Result first = solver->Solve(problem, q0);
+        const Result second = solver->Solve(problem, q0);
+        INFO(first.message);
+        CHECK(first.status == SolveStatus::kNumericalFailure);
+        CHECK_THAT(first.message, Contains("overflow"));
+        CHECK(AllFinite(first.q));
+        CHECK(problem.bounds().Contains(first.q));
+        CHECK(first.q == second.q);
+        CHECK(first.status == second.status);
+      }
+    }
+  }
 }
 
 }  // namespace
