@@ -14,6 +14,8 @@ IKLAB=${1:?usage: hostile_inputs.sh IKLAB_PROGRAM [SANITIZED]}
 SANITIZED=${2:-OFF}
 # Generous: sanitizer builds are several times slower. A hang is minutes.
 LIMIT=${IKLAB_CLI_TEST_TIMEOUT:-120}
+# shellcheck source=run_case.sh
+source "$(dirname "${BASH_SOURCE[0]}")/run_case.sh"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/iklab-cli-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -25,25 +27,8 @@ failures=0
 # expect CODE FRAGMENT -- ARGS...: runs iklab ARGS, checks exit code CODE and
 # that stderr+stdout contains FRAGMENT (fixed string; empty = no check).
 expect() {
-  local code=$1 fragment=$2
-  shift 3
   cases=$((cases + 1))
-  local out rc
-  out=$(timeout "$LIMIT" "$IKLAB" "$@" 2>&1)
-  rc=$?
-  local problem=""
-  if [ "$rc" -eq 124 ]; then
-    problem="hang (no exit within ${LIMIT} s)"
-  elif [ "$rc" -ge 128 ]; then
-    problem="killed by signal $((rc - 128))"
-  elif printf '%s' "$out" | grep -q -e 'terminate called' -e 'Aborted' \
-      -e 'Segmentation fault' -e 'AddressSanitizer' -e 'runtime error:'; then
-    problem="abort or sanitizer report"
-  elif [ "$rc" -ne "$code" ]; then
-    problem="exit code $rc, expected $code"
-  elif [ -n "$fragment" ] && ! printf '%s' "$out" | grep -q -F -- "$fragment"; then
-    problem="message lacks '$fragment'"
-  fi
+  run_case "$@"
   if [ -n "$problem" ]; then
     failures=$((failures + 1))
     printf 'FAIL [%d] iklab %s\n  %s\n  output: %s\n' "$cases" "$*" \

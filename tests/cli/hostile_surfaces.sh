@@ -14,6 +14,8 @@ set -u
 IKLAB=${1:?usage: hostile_surfaces.sh IKLAB_PROGRAM}
 # Generous: sanitizer builds are several times slower. A hang is minutes.
 LIMIT=${IKLAB_CLI_TEST_TIMEOUT:-120}
+# shellcheck source=run_case.sh
+source "$(dirname "${BASH_SOURCE[0]}")/run_case.sh"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/iklab-surfaces-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -32,26 +34,8 @@ in_surface() {  # starts counting the cases of surface $1
 # expect CODE FRAGMENT -- ARGS...: runs iklab ARGS, checks exit code CODE and
 # that stderr+stdout contains FRAGMENT (fixed string; empty = no check).
 expect() {
-  local code=$1 fragment=$2
-  shift 3
   cases_of[$surface]=$((cases_of[$surface] + 1))
-  local out rc
-  out=$(timeout "$LIMIT" "$IKLAB" "$@" 2>&1)
-  rc=$?
-  local problem=""
-  if [ "$rc" -eq 124 ]; then
-    problem="hang (no exit within ${LIMIT} s)"
-  elif [ "$rc" -ge 128 ]; then
-    problem="killed by signal $((rc - 128))"
-  elif printf '%s' "$out" | grep -q -e 'terminate called' -e 'Aborted' \
-      -e 'Segmentation fault' -e 'AddressSanitizer' -e 'runtime error:' \
-      -e 'LeakSanitizer' -e 'HDF5-DIAG'; then
-    problem="abort, sanitizer report or library diagnostics"
-  elif [ "$rc" -ne "$code" ]; then
-    problem="exit code $rc, expected $code"
-  elif [ -n "$fragment" ] && ! printf '%s' "$out" | grep -q -F -- "$fragment"; then
-    problem="message lacks '$fragment'"
-  fi
+  run_case "$@"
   if [ -n "$problem" ]; then
     failures_of[$surface]=$((failures_of[$surface] + 1))
     printf 'FAIL [%s] iklab %s\n  %s\n  output: %s\n' "$surface" "$*" \
