@@ -11,6 +11,19 @@ def _python_default(text):
     """The C++ default as Python spells it (true -> True, Enum::kName ->
     Enum.NAME)."""
     text = {"true": "True", "false": "False"}.get(text, text)
+    # Eigen and <limits> constants as values.
+    unit = re.fullmatch(r"(-?)Eigen::Vector3d::Unit([XYZ])\(\)", text)
+    if unit:
+        axis = ["0", "0", "0"]
+        axis["XYZ".index(unit.group(2))] = unit.group(1) + "1"
+        return "[" + ", ".join(axis) + "]"
+    if re.fullmatch(r"(?:Eigen::)?\w+::Zero\(\)", text):
+        return "zeros"
+    if re.fullmatch(r"Eigen::\w+::Identity\(\)", text):
+        return "identity"
+    limit = re.fullmatch(r"(-?)std::numeric_limits<double>::(infinity|quiet_NaN)\(\)", text)
+    if limit:
+        return limit.group(1) + ("inf" if limit.group(2) == "infinity" else "nan")
     return re.sub(r"(\w+)::k(\w+)",
                   lambda m: m.group(1) + "." + re.sub(r"(?<!^)(?=[A-Z])", "_",
                                                       m.group(2)).upper(), text)

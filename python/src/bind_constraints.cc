@@ -69,7 +69,7 @@ void BindGoalBases(py::module_& m) {
       .def_property("name", &Goal::name, &Goal::set_name)
       .def_property_readonly("uses_configuration", &Goal::uses_configuration)
       .def("evaluate",
-           [](const Goal& goal, const Model& model, py::handle q_object) {
+           [](const Goal& goal, const Model& model, VectorNqArg q_object) {
              goal.CheckModel(model);
              const Eigen::VectorXd q = ToVector(q_object, "q", model.nq());
              const Data data = DataAt(model, q);
@@ -82,12 +82,16 @@ void BindGoalBases(py::module_& m) {
            py::arg("model"), py::arg("q"),
            "(residual r, Jacobian dr/dq) at q.")
       .def("error",
-           [](const Goal& goal, const Model& model, py::handle q_object) {
+           [](const Goal& goal, const Model& model, VectorNqArg q_object) {
              goal.CheckModel(model);
              const Eigen::VectorXd q = ToVector(q_object, "q", model.nq());
              return goal.ErrorAt(model, DataAt(model, q), q);
            },
-           py::arg("model"), py::arg("q"));
+           py::arg("model"), py::arg("q"),
+           "The goal's GoalError at q in natural units (position distance in the model's "
+           "length units, angle in radians, aim = 1 - cos). Goals that read q directly "
+           "(joint goals) report their error too. Raises ValueError for a q of the wrong "
+           "size or a goal built for another model.");
 
   py::class_<InequalityGoal, Goal, std::shared_ptr<InequalityGoal>>(
       m, "InequalityGoal",
@@ -95,7 +99,7 @@ void BindGoalBases(py::module_& m) {
       "when added as a goal.")
       .def_property_readonly("num_constraints", &InequalityGoal::num_constraints)
       .def("evaluate_constraint",
-           [](const InequalityGoal& goal, const Model& model, py::handle q_object) {
+           [](const InequalityGoal& goal, const Model& model, VectorNqArg q_object) {
              goal.CheckModel(model);
              const Eigen::VectorXd q = ToVector(q_object, "q", model.nq());
              const Data data = DataAt(model, q);
@@ -111,42 +115,48 @@ void BindGoalBases(py::module_& m) {
 // Least-squares goals on a site.
 void BindSiteGoals(py::module_& m) {
   py::class_<PositionGoal, Goal, std::shared_ptr<PositionGoal>>(m, "PositionGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle target, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Vector3Arg target, double weight) {
              return std::make_shared<PositionGoal>(model, SiteName(model, site),
                                                    ToVector3(target, "target"), weight);
            }),
            py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0)
       .def_property("target", &PositionGoal::target,
-                    [](PositionGoal& g, py::handle t) { g.set_target(ToVector3(t, "target")); });
+                    [](PositionGoal& g, py::handle t) { g.set_target(ToVector3(t, "target")); },
+                    "p_WT, the world position to reach (3 values, model length units).");
   py::class_<OrientationGoal, Goal, std::shared_ptr<OrientationGoal>>(m, "OrientationGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle target, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Matrix3Arg target, double weight) {
              return std::make_shared<OrientationGoal>(model, SiteName(model, site),
                                                       ToMatrix3(target, "target"), weight);
            }),
            py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0)
       .def_property("target", &OrientationGoal::target,
-                    [](OrientationGoal& g, py::handle t) { g.set_target(ToMatrix3(t, "target")); });
+                    [](OrientationGoal& g, py::handle t) { g.set_target(ToMatrix3(t, "target")); },
+                    "R_WG, the target rotation of the site in the world (3x3).");
   py::class_<AxisGoal, Goal, std::shared_ptr<AxisGoal>>(m, "AxisGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle axis,
-                       py::handle target, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Vector3Arg axis,
+                       Vector3Arg target, double weight) {
              return std::make_shared<AxisGoal>(model, SiteName(model, site),
                                                ToVector3(axis, "axis"),
                                                ToVector3(target, "target"), weight);
            }),
            py::arg("model"), py::arg("site"), py::arg("axis"), py::arg("target"),
            py::arg("weight") = 1.0)
-      .def_property_readonly("axis", &AxisGoal::axis)
+      .def_property_readonly("axis", &AxisGoal::axis,
+                             "a_S, the unit axis in the site frame that should point along "
+                             "target.")
       .def_property("target", &AxisGoal::target,
-                    [](AxisGoal& g, py::handle t) { g.set_target(ToVector3(t, "target")); });
+                    [](AxisGoal& g, py::handle t) { g.set_target(ToVector3(t, "target")); },
+                    "a_G, the unit world direction the axis should point along (the "
+                    "setter raises ValueError for a zero, non-unit or non-finite vector).");
   py::class_<RotationVectorGoal, Goal, std::shared_ptr<RotationVectorGoal>>(m, "RotationVectorGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle target, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Matrix3Arg target, double weight) {
              return std::make_shared<RotationVectorGoal>(model, SiteName(model, site),
                                                          ToMatrix3(target, "target"), weight);
            }),
            py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0);
   py::class_<AxisTangentGoal, Goal, std::shared_ptr<AxisTangentGoal>>(m, "AxisTangentGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle axis,
-                       py::handle target, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Vector3Arg axis,
+                       Vector3Arg target, double weight) {
              return std::make_shared<AxisTangentGoal>(model, SiteName(model, site),
                                                       ToVector3(axis, "axis"),
                                                       ToVector3(target, "target"), weight);
@@ -156,7 +166,7 @@ void BindSiteGoals(py::module_& m) {
   py::class_<PositionOrientationGoal, Goal, std::shared_ptr<PositionOrientationGoal>>(
       m, "PositionOrientationGoal",
       "Pose goal; target is a 4x4 array or (position, quaternion w x y z).")
-      .def(py::init([](const Model& model, py::handle site, py::handle target, double weight,
+      .def(py::init([](const Model& model, SiteArg site, PoseArg target, double weight,
                        double w_p, double w_o, double c_dx, double c_dy) {
              return std::make_shared<PositionOrientationGoal>(
                  model, SiteName(model, site), ToPose(target, "target"), weight,
@@ -169,10 +179,12 @@ void BindSiteGoals(py::module_& m) {
                     [](const PositionOrientationGoal& g) { return PoseToArray(g.target()); },
                     [](PositionOrientationGoal& g, py::handle t) {
                       g.set_target(ToPose(t, "target"));
-                    });
+                    },
+                    "X_WT, the target pose of the site in the world: reads a 4x4 array; "
+                    "takes a 4x4 array or (position, quaternion w x y z).");
   py::class_<AimingGoal, Goal, std::shared_ptr<AimingGoal>>(m, "AimingGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle direction,
-                       py::handle target, double weight, double min_distance) {
+      .def(py::init([](const Model& model, SiteArg site, Vector3Arg direction,
+                       Vector3Arg target, double weight, double min_distance) {
              return std::make_shared<AimingGoal>(model, SiteName(model, site),
                                                  ToVector3(direction, "direction"),
                                                  ToVector3(target, "target"), weight,
@@ -180,19 +192,23 @@ void BindSiteGoals(py::module_& m) {
            }),
            py::arg("model"), py::arg("site"), py::arg("direction"), py::arg("target"),
            py::arg("weight") = 1.0, py::arg("min_distance") = AimingGoal::kDefaultMinDistance)
-      .def_property_readonly("direction", &AimingGoal::direction)
-      .def_property_readonly("target", &AimingGoal::target);
+      .def_property_readonly("direction", &AimingGoal::direction,
+                             "v_S, the aim direction in the site frame (unit).")
+      .def_property_readonly("target", &AimingGoal::target,
+                             "p, the world point the aim line should pass through.");
   py::class_<PlaneGoal, Goal, std::shared_ptr<PlaneGoal>>(m, "PlaneGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle point,
-                       py::handle normal, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Vector3Arg point,
+                       Vector3Arg normal, double weight) {
              return std::make_shared<PlaneGoal>(model, SiteName(model, site),
                                                 ToVector3(point, "point"),
                                                 ToVector3(normal, "normal"), weight);
            }),
            py::arg("model"), py::arg("site"), py::arg("point"), py::arg("normal"),
            py::arg("weight") = 1.0)
-      .def_property_readonly("point", &PlaneGoal::point)
-      .def_property_readonly("normal", &PlaneGoal::normal);
+      .def_property_readonly("point", &PlaneGoal::point,
+                             "p, any point of the plane (world frame).")
+      .def_property_readonly("normal", &PlaneGoal::normal,
+                             "n, the plane's unit normal (world frame).");
 }
 
 // Composites: weighted sums and disjunctions (any one of).
@@ -202,53 +218,63 @@ void BindCompositeGoals(py::module_& m) {
              return std::make_shared<WeightedSumGoal>(ConstGoals(goals), weight);
            }),
            py::arg("goals"), py::arg("weight") = 1.0)
-      .def_property_readonly("goals", [](const WeightedSumGoal& g) { return MutableGoals(g.goals()); });
+      .def_property_readonly("goals", [](const WeightedSumGoal& g) { return MutableGoals(g.goals()); },
+                             "The child goals, in order (their residuals are stacked).");
   py::class_<DisjunctiveGoal, Goal, std::shared_ptr<DisjunctiveGoal>>(m, "DisjunctiveGoal")
       .def(py::init([](const std::vector<GoalPtr>& goals, double weight) {
              return std::make_shared<DisjunctiveGoal>(ConstGoals(goals), weight);
            }),
            py::arg("goals"), py::arg("weight") = 1.0)
-      .def_property_readonly("goals", [](const DisjunctiveGoal& g) { return MutableGoals(g.goals()); })
+      .def_property_readonly("goals", [](const DisjunctiveGoal& g) { return MutableGoals(g.goals()); },
+                             "The alternatives, in order; the goal is met when any one is.")
       .def("active_alternative",
-           [](const DisjunctiveGoal& goal, const Model& model, py::handle q_object) {
+           [](const DisjunctiveGoal& goal, const Model& model, VectorNqArg q_object) {
              goal.CheckModel(model);
              const Eigen::VectorXd q = ToVector(q_object, "q", model.nq());
              return goal.ActiveAlternative(model, DataAt(model, q), q);
            },
-           py::arg("model"), py::arg("q"));
+           py::arg("model"), py::arg("q"),
+           "Index of the active alternative at q: the argmin of the children's "
+           "potentials (lowest index on ties).");
 }
 
 // Regularizers: Tikhonov and the joint-centre bias.
 void BindRegularizers(py::module_& m) {
   py::class_<TikhonovRegularizer, Goal, std::shared_ptr<TikhonovRegularizer>>(m, "TikhonovRegularizer")
-      .def(py::init([](const Model& model, double alpha, py::handle reference, double weight) {
+      .def(py::init([](const Model& model, double alpha, VectorNqArg reference, double weight) {
              return std::make_shared<TikhonovRegularizer>(
                  model, alpha, ToVector(reference, "reference", model.nq()), weight);
            }),
            py::arg("model"), py::arg("alpha"), py::arg("reference"), py::arg("weight") = 1.0)
-      .def_property_readonly("alpha", &TikhonovRegularizer::alpha)
+      .def_property_readonly("alpha", &TikhonovRegularizer::alpha,
+                             "alpha >= 0 of the cost alpha * ||q - q_ref||^2.")
       .def_property("reference", &TikhonovRegularizer::reference,
                     [](TikhonovRegularizer& g, py::handle r) {
                       g.set_reference(ToVector(r, "reference", g.reference().size()));
-                    });
+                    },
+                    "q_ref (nq finite values), e.g. each solve's start pose; the setter "
+                    "raises ValueError for a wrong size or a NaN/Inf.");
   py::class_<JointCenterBias, Goal, std::shared_ptr<JointCenterBias>>(m, "JointCenterBias")
-      .def(py::init([](const Model& model, py::handle centers, py::handle gains, double weight) {
+      .def(py::init([](const Model& model, VectorNqArg centers, VectorNqArg gains, double weight) {
              return std::make_shared<JointCenterBias>(
                  model, ToVector(centers, "centers", model.nq()),
                  ToVector(gains, "gains", model.nq()), weight);
            }),
            py::arg("model"), py::arg("centers"), py::arg("gains"), py::arg("weight") = 1.0)
-      .def_property_readonly("centers", &JointCenterBias::centers)
-      .def_property_readonly("gains", &JointCenterBias::gains)
-      .def("cost", [](const JointCenterBias& g, py::handle q) {
+      .def_property_readonly("centers", &JointCenterBias::centers,
+                             "q_c, the desired coordinates (nq values), e.g. mid_limits().")
+      .def_property_readonly("gains", &JointCenterBias::gains,
+                             "a, the gains (nq values >= 0; 0 leaves a coordinate free).")
+      .def("cost", [](const JointCenterBias& g, VectorNqArg q) {
         return g.Cost(ToVector(q, "q", g.centers().size()));
-      }, py::arg("q"));
+      }, py::arg("q"),
+      "H(q) = sum_i a_i (q_i - q_ci)^2, without the goal weight.");
 }
 
 // Joint-space goals.
 void BindJointGoals(py::module_& m) {
   py::class_<JointPostureGoal, Goal, std::shared_ptr<JointPostureGoal>>(m, "JointPostureGoal")
-      .def(py::init([](const Model& model, py::handle coordinates, py::handle targets,
+      .def(py::init([](const Model& model, CoordinatesArg coordinates, VectorArg targets,
                        double weight) {
              const std::vector<int> c = Coordinates(model, coordinates);
              return std::make_shared<JointPostureGoal>(
@@ -258,8 +284,8 @@ void BindJointGoals(py::module_& m) {
            py::arg("weight") = 1.0,
            "coordinates: dof indices or names.");
   py::class_<JointRangeGoal, InequalityGoal, std::shared_ptr<JointRangeGoal>>(m, "JointRangeGoal")
-      .def(py::init([](const Model& model, py::handle coordinates, py::handle lower,
-                       py::handle upper, double weight) {
+      .def(py::init([](const Model& model, CoordinatesArg coordinates, VectorArg lower,
+                       VectorArg upper, double weight) {
              const std::vector<int> c = Coordinates(model, coordinates);
              const long n = static_cast<long>(c.size());
              return std::make_shared<JointRangeGoal>(model, c, ToVector(lower, "lower", n),
@@ -272,8 +298,8 @@ void BindJointGoals(py::module_& m) {
 // Inequality goals on sites: cones, gaze, boxes, distances.
 void BindSiteInequalityGoals(py::module_& m) {
   py::class_<ConeGoal, InequalityGoal, std::shared_ptr<ConeGoal>>(m, "ConeGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle axis,
-                       py::handle direction, double half_angle, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Vector3Arg axis,
+                       Vector3Arg direction, double half_angle, double weight) {
              return std::make_shared<ConeGoal>(model, SiteName(model, site),
                                                ToVector3(axis, "axis"),
                                                ToVector3(direction, "direction"),
@@ -281,10 +307,11 @@ void BindSiteInequalityGoals(py::module_& m) {
            }),
            py::arg("model"), py::arg("site"), py::arg("axis"), py::arg("direction"),
            py::arg("half_angle"), py::arg("weight") = 1.0)
-      .def_property_readonly("half_angle", &ConeGoal::half_angle);
+      .def_property_readonly("half_angle", &ConeGoal::half_angle,
+                             "alpha, the cone's half-angle in radians.");
   py::class_<GazeGoal, InequalityGoal, std::shared_ptr<GazeGoal>>(m, "GazeGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle axis,
-                       py::handle target, double half_angle, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Vector3Arg axis,
+                       Vector3Arg target, double half_angle, double weight) {
              return std::make_shared<GazeGoal>(model, SiteName(model, site),
                                                ToVector3(axis, "axis"),
                                                ToVector3(target, "target"), half_angle,
@@ -293,8 +320,8 @@ void BindSiteInequalityGoals(py::module_& m) {
            py::arg("model"), py::arg("site"), py::arg("axis"), py::arg("target"),
            py::arg("half_angle"), py::arg("weight") = 1.0);
   py::class_<PositionBoxGoal, InequalityGoal, std::shared_ptr<PositionBoxGoal>>(m, "PositionBoxGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle frame,
-                       py::handle lower, py::handle upper, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, PoseArg frame,
+                       Vector3Arg lower, Vector3Arg upper, double weight) {
              return std::make_shared<PositionBoxGoal>(model, SiteName(model, site),
                                                       ToPose(frame, "frame"),
                                                       ToVector3(lower, "lower"),
@@ -304,8 +331,8 @@ void BindSiteInequalityGoals(py::module_& m) {
            py::arg("upper"), py::arg("weight") = 1.0);
   py::class_<OrientationBoxGoal, InequalityGoal, std::shared_ptr<OrientationBoxGoal>>(
       m, "OrientationBoxGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle target,
-                       py::handle lower, py::handle upper, double weight) {
+      .def(py::init([](const Model& model, SiteArg site, Matrix3Arg target,
+                       Vector3Arg lower, Vector3Arg upper, double weight) {
              return std::make_shared<OrientationBoxGoal>(model, SiteName(model, site),
                                                          ToMatrix3(target, "target"),
                                                          ToVector3(lower, "lower"),
@@ -315,7 +342,7 @@ void BindSiteInequalityGoals(py::module_& m) {
            py::arg("upper"), py::arg("weight") = 1.0);
   py::class_<PointDistanceGoal, InequalityGoal, std::shared_ptr<PointDistanceGoal>>(
       m, "PointDistanceGoal")
-      .def(py::init([](const Model& model, py::handle site, py::handle point,
+      .def(py::init([](const Model& model, SiteArg site, Vector3Arg point,
                        double min_distance, double max_distance, double weight) {
              return std::make_shared<PointDistanceGoal>(model, SiteName(model, site),
                                                         ToVector3(point, "point"),
@@ -326,7 +353,7 @@ void BindSiteInequalityGoals(py::module_& m) {
            py::arg("weight") = 1.0);
   py::class_<SiteDistanceGoal, InequalityGoal, std::shared_ptr<SiteDistanceGoal>>(
       m, "SiteDistanceGoal")
-      .def(py::init([](const Model& model, py::handle site_a, py::handle site_b,
+      .def(py::init([](const Model& model, SiteArg site_a, SiteArg site_b,
                        double min_distance, double max_distance, double weight) {
              return std::make_shared<SiteDistanceGoal>(
                  model, SiteName(model, site_a), SiteName(model, site_b), min_distance,
@@ -341,8 +368,8 @@ void BindSiteInequalityGoals(py::module_& m) {
 void BindRelativePoseGoals(py::module_& m) {
   py::class_<RelativePoseGoal, Goal, std::shared_ptr<RelativePoseGoal>>(
       m, "RelativePoseGoal", "Site B held at the pose `target` (4x4) in site A's frame.")
-      .def(py::init([](const Model& model, py::handle site_a, py::handle site_b,
-                       py::handle target, double weight, bool position, bool orientation,
+      .def(py::init([](const Model& model, SiteArg site_a, SiteArg site_b,
+                       PoseArg target, double weight, bool position, bool orientation,
                        double length_per_radian) {
              RelativePoseParts parts;
              parts.position = position;
@@ -358,13 +385,15 @@ void BindRelativePoseGoals(py::module_& m) {
       .def_property("target", [](const RelativePoseGoal& g) { return PoseToArray(g.target()); },
                     [](RelativePoseGoal& g, py::handle target) {
                       g.set_target(ToPose(target, "target"));
-                    });
+                    },
+                    "X_AB, the target pose of site B in site A's frame: reads a 4x4 "
+                    "array; takes a 4x4 array or (position, quaternion w x y z).");
   py::class_<RelativePoseBoxGoal, InequalityGoal, std::shared_ptr<RelativePoseBoxGoal>>(
       m, "RelativePoseBoxGoal",
       "Site B's pose in site A's frame within a per-axis box [lower, upper] (x y z rx ry rz) "
       "around `target`.")
-      .def(py::init([](const Model& model, py::handle site_a, py::handle site_b,
-                       py::handle target, py::handle lower, py::handle upper, double weight) {
+      .def(py::init([](const Model& model, SiteArg site_a, SiteArg site_b,
+                       PoseArg target, VectorArg lower, VectorArg upper, double weight) {
              return std::make_shared<RelativePoseBoxGoal>(
                  model, SiteName(model, site_a), SiteName(model, site_b),
                  ToPose(target, "target"), ToVector(lower, "lower", 6),
@@ -377,25 +406,31 @@ void BindRelativePoseGoals(py::module_& m) {
 // Collisions: capsules on the links and obstacles.
 void BindCollisions(py::module_& m) {
   py::class_<Capsule>(m, "Capsule")
-      .def(py::init([](py::handle a, py::handle b, double radius) {
+      .def(py::init([](Vector3Arg a, Vector3Arg b, double radius) {
              return Capsule{ToVector3(a, "a"), ToVector3(b, "b"), radius};
            }),
            py::arg("a"), py::arg("b"), py::arg("radius"))
-      .def_static("sphere", [](py::handle center, double radius) {
+      .def_static("sphere", [](Vector3Arg center, double radius) {
         return Capsule::Sphere(ToVector3(center, "center"), radius);
-      }, py::arg("center"), py::arg("radius"))
-      .def_readwrite("a", &Capsule::a)
-      .def_readwrite("b", &Capsule::b)
+      }, py::arg("center"), py::arg("radius"),
+      "A sphere: the capsule with a == b == center.")
+      .def_readwrite("a", &Capsule::a, "One end of the segment (3 values).")
+      .def_readwrite("b", &Capsule::b, "The other end of the segment (3 values).")
       .def_readwrite("radius", &Capsule::radius);
   py::class_<LinkCapsule>(m, "LinkCapsule")
       .def(py::init([](std::string link, Capsule capsule) {
              return LinkCapsule{std::move(link), capsule};
            }),
            py::arg("link"), py::arg("capsule"))
-      .def_readwrite("link", &LinkCapsule::link)
-      .def_readwrite("capsule", &LinkCapsule::capsule);
+      .def_readwrite("link", &LinkCapsule::link, "Name of the link the capsule is fixed to.")
+      .def_readwrite("capsule", &LinkCapsule::capsule,
+                     "The Capsule, its ends a and b in the link's frame.");
   m.def("fit_chain_capsules", &FitChainCapsules, py::arg("model"), py::arg("links"),
-        py::arg("radius"));
+        py::arg("radius"),
+        "LinkCapsules along a chain: for each listed link a capsule of `radius` from "
+        "the link's origin to the origin of the next listed link (taken at q = 0), in "
+        "the link's frame; the last link gets a sphere at its origin. Raises ValueError "
+        "for an unknown link, no links, or a radius that is not finite and > 0.");
   py::class_<CollisionGoal, InequalityGoal, std::shared_ptr<CollisionGoal>>(m, "CollisionGoal")
       .def(py::init([](const Model& model, std::vector<LinkCapsule> bodies,
                        std::vector<Capsule> obstacles, double margin, int skip_neighbors,
@@ -412,34 +447,42 @@ void BindCollisions(py::module_& m) {
            py::arg("margin") = 0.0, py::arg("skip_neighbors") = 1,
            py::arg("allowed_pairs") = std::vector<std::pair<std::string, std::string>>{},
            py::arg("weight") = 1.0)
-      .def("clearances", [](const CollisionGoal& g, const Model& model, py::handle q) {
+      .def("clearances", [](const CollisionGoal& g, const Model& model, VectorNqArg q) {
         g.CheckModel(model);
         return g.Clearances(model, DataAt(model, ToVector(q, "q", model.nq())));
-      }, py::arg("model"), py::arg("q"));
+      }, py::arg("model"), py::arg("q"),
+      "Signed clearance d - r1 - r2 of every checked pair at q (negative = "
+      "penetration), in model length units.");
 }
 
 // Bounds: box bounds on q (joint limits).
 void BindBounds(py::module_& m) {
   py::class_<Bounds>(m, "Bounds", "Box bounds on q (joint limits).")
-      .def(py::init([](py::handle lower, py::handle upper) {
+      .def(py::init([](VectorArg lower, VectorArg upper) {
              Bounds b{ToVector(lower, "lower"), ToVector(upper, "upper")};
              b.Validate();
              return b;
            }),
            py::arg("lower"), py::arg("upper"))
-      .def_static("from_model", &Bounds::FromModel, py::arg("model"))
-      .def_static("unbounded", &Bounds::Unbounded, py::arg("n"))
-      .def_readonly("lower", &Bounds::lower)
-      .def_readonly("upper", &Bounds::upper)
-      .def_property_readonly("size", &Bounds::size)
+      .def_static("from_model", &Bounds::FromModel, py::arg("model"),
+                  "The model's joint limits.")
+      .def_static("unbounded", &Bounds::Unbounded, py::arg("n"),
+                  "n coordinates, all (-inf, inf).")
+      .def_readonly("lower", &Bounds::lower, "Lower bound per coordinate (-inf: none).")
+      .def_readonly("upper", &Bounds::upper, "Upper bound per coordinate (inf: none).")
+      .def_property_readonly("size", &Bounds::size, "Number of coordinates.")
       .def("set", [](Bounds& b, int index, double lo, double hi) { b.Set(index, lo, hi); },
-           py::arg("index"), py::arg("lower"), py::arg("upper"))
-      .def("contains", [](const Bounds& b, py::handle q, double tolerance) {
+           py::arg("index"), py::arg("lower"), py::arg("upper"),
+           "Overrides the bounds of coordinate `index`. Raises ValueError for an index "
+           "out of range, a NaN, or lower > upper.")
+      .def("contains", [](const Bounds& b, VectorNqArg q, double tolerance) {
         return b.Contains(ToVector(q, "q", b.size()), tolerance);
-      }, py::arg("q"), py::arg("tolerance") = 0.0)
-      .def("project", [](const Bounds& b, py::handle q) {
+      }, py::arg("q"), py::arg("tolerance") = 0.0,
+      "True if every q_i lies in [lower_i - tolerance, upper_i + tolerance] (False "
+      "with a NaN).")
+      .def("project", [](const Bounds& b, VectorNqArg q) {
         return b.Project(ToVector(q, "q", b.size()));
-      }, py::arg("q"));
+      }, py::arg("q"), "The closest point of the box: q clamped coordinate-wise.");
 }
 
 // Problem: goals, regularizers, hard constraints and bounds over one model.
@@ -456,56 +499,79 @@ void BindProblem(py::module_& m) {
              RefuseWhileSolving(p, "add_goal");
              return p.AddGoal(std::move(g));
            },
-           py::arg("goal"))
+           py::arg("goal"),
+           "Adds a goal (its weight counts in the potential) and returns its index in "
+           "goals. Raises ValueError for None or a goal built for a different model, "
+           "RuntimeError while a solve of this problem is running.")
       .def("add_regularizer",
            [](Problem& p, GoalPtr g) {
              RefuseWhileSolving(p, "add_regularizer");
              return p.AddRegularizer(std::move(g));
            },
-           py::arg("regularizer"))
+           py::arg("regularizer"),
+           "Adds a regularizer (e.g. TikhonovRegularizer, JointCenterBias), stacked after "
+           "the goals: it enters the potential but not the goal errors. Returns its index "
+           "in regularizers. Raises as add_goal.")
       .def("add_equality_constraint",
            [](Problem& p, GoalPtr g) {
              RefuseWhileSolving(p, "add_equality_constraint");
              return p.AddEqualityConstraint(std::move(g));
            },
-           py::arg("constraint"))
+           py::arg("constraint"),
+           "Adds a hard equality constraint r(q) = 0 (the goal's weight is ignored; only "
+           "the constrained-NLP solvers honour it) and returns its index in "
+           "equality_constraints. Raises as add_goal.")
       .def("add_inequality_constraint",
            [](Problem& p, std::shared_ptr<InequalityGoal> g) {
              RefuseWhileSolving(p, "add_inequality_constraint");
              return p.AddInequalityConstraint(std::move(g));
            },
-           py::arg("constraint"))
+           py::arg("constraint"),
+           "Adds a hard inequality constraint c(q) <= 0 (weight ignored; only the "
+           "constrained-NLP solvers honour it) and returns its index in "
+           "inequality_constraints. Raises as add_goal.")
       .def_property_readonly("model", [](const Problem& p) {
         return std::const_pointer_cast<Model>(p.shared_model());
-      })
-      .def_property_readonly("goals", [](const Problem& p) { return MutableGoals(p.goals()); })
+      }, "The Model the problem is posed on.")
+      .def_property_readonly("goals", [](const Problem& p) { return MutableGoals(p.goals()); },
+                             "The goals, in the order added.")
       .def_property_readonly("regularizers",
-                             [](const Problem& p) { return MutableGoals(p.regularizers()); })
+                             [](const Problem& p) { return MutableGoals(p.regularizers()); },
+                             "The regularizers, in the order added.")
       .def_property_readonly("equality_constraints", [](const Problem& p) {
         return MutableGoals(p.equality_constraints());
-      })
+      }, "The hard equality constraints, in the order added.")
       .def_property_readonly("inequality_constraints", [](const Problem& p) {
         std::vector<std::shared_ptr<InequalityGoal>> out;
         for (const auto& c : p.inequality_constraints()) {
           out.push_back(std::const_pointer_cast<InequalityGoal>(c));
         }
         return out;
-      })
+      }, "The hard inequality constraints, in the order added.")
       .def_property_readonly("num_equality_constraints", &Problem::num_equality_constraints)
       .def_property_readonly("num_inequality_constraints",
-                             &Problem::num_inequality_constraints)
+                             &Problem::num_inequality_constraints, "Rows of c(q).")
       .def_property_readonly("has_constraints", &Problem::has_constraints)
-      .def_property_readonly("nq", &Problem::nq)
+      .def_property_readonly("nq", &Problem::nq, "Number of coordinates (the model's nq).")
       .def_property_readonly("num_residuals", &Problem::num_residuals)
       .def_property("bounds", &Problem::bounds,
                     [](Problem& p, const Bounds& bounds) {
                       RefuseWhileSolving(p, "bounds");
                       p.set_bounds(bounds);
-                    })
-      .def("with_constraints_as_goals", &Problem::WithConstraintsAsGoals)
-      .def("with_goals_as_constraints", &Problem::WithGoalsAsConstraints)
+                    },
+                    "Box bounds on q; start as Bounds.from_model(model). The setter "
+                    "raises RuntimeError while a solve of this problem is running.")
+      .def("with_constraints_as_goals", &Problem::WithConstraintsAsGoals,
+           "A copy whose hard constraints are weighted goals (appended after the goals, "
+           "inequalities in their smooth penalty form): the formulation every solver "
+           "can take.")
+      .def("with_goals_as_constraints", &Problem::WithGoalsAsConstraints,
+           "A copy whose weighted goals are hard constraints (appended before the "
+           "existing ones), keeping the regularizers as the objective: the constrained-"
+           "NLP formulation. An InequalityGoal becomes c <= 0, every other goal an "
+           "equality in a minimal form with independent rows (constraints/problem.h).")
       .def("evaluate_residuals",
-           [](const Problem& p, py::handle q_object) {
+           [](const Problem& p, VectorNqArg q_object) {
              const Eigen::VectorXd q = ToVector(q_object, "q", p.nq());
              ProblemWorkspace ws(p);
              Eigen::VectorXd r(p.num_residuals());
@@ -516,7 +582,7 @@ void BindProblem(py::module_& m) {
            },
            py::arg("q"), "(stacked residuals, their Jacobian) at q.")
       .def("evaluate_potential",
-           [](const Problem& p, py::handle q_object) {
+           [](const Problem& p, VectorNqArg q_object) {
              const Eigen::VectorXd q = ToVector(q_object, "q", p.nq());
              ProblemWorkspace ws(p);
              Eigen::VectorXd g(p.nq());
@@ -526,7 +592,7 @@ void BindProblem(py::module_& m) {
            },
            py::arg("q"), "(potential P(q), gradient) at q.")
       .def("evaluate_constraints",
-           [](const Problem& p, py::handle q_object) {
+           [](const Problem& p, VectorNqArg q_object) {
              const Eigen::VectorXd q = ToVector(q_object, "q", p.nq());
              ProblemWorkspace ws(p);
              Eigen::VectorXd c_eq(p.num_equality_constraints());
@@ -541,12 +607,14 @@ void BindProblem(py::module_& m) {
            "(equality values, inequality values, their Jacobians); met when "
            "equalities are 0 and inequalities <= 0.")
       .def("goal_errors",
-           [](const Problem& p, py::handle q_object) {
+           [](const Problem& p, VectorNqArg q_object) {
              const Eigen::VectorXd q = ToVector(q_object, "q", p.nq());
              ProblemWorkspace ws(p);
              return p.GoalErrors(q, &ws);
            },
-           py::arg("q"));
+           py::arg("q"),
+           "Per-goal GoalError in natural units at q, in the order of goals (runs FK). "
+           "Raises ValueError for a q of the wrong size or with a NaN/Inf.");
 }
 
 }  // namespace

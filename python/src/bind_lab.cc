@@ -111,7 +111,7 @@ void BindDataAndExperiments(py::module_& m) {
         py::arg("threads") = 1,
         "Runs one experiment into out_dir/<name>; returns its claims and verdicts.");
   m.def("run_experiments",
-        [](const std::string& out_dir, py::object names, std::uint64_t seed, bool quick,
+        [](const std::string& out_dir, StringsArg names, std::uint64_t seed, bool quick,
            int threads) {
           std::vector<const Experiment*> chosen;
           if (names.is_none()) {
@@ -165,48 +165,93 @@ void BindStudyGoals(py::module_& m) {
       .value("JOINT_RANGE", GoalKind::kJointRange)
       .value("JOINT_POSTURE", GoalKind::kJointPosture);
   py::class_<GoalSpec>(m, "GoalSpec", "A goal of a study, generated per trial.")
-      .def_static("position", &GoalSpec::Position, py::arg("site"), py::arg("weight") = 1.0)
-      .def_static("orientation", &GoalSpec::Orientation, py::arg("site"), py::arg("weight") = 1.0)
+      .def_static("position", &GoalSpec::Position, py::arg("site"), py::arg("weight") = 1.0,
+                  "A PositionGoal at the site's generated position; weight w >= 0 of the "
+                  "potential 1/2 w ||r||^2 (every GoalSpec is checked when the study "
+                  "runs: run_study raises ValueError).")
+      .def_static("orientation", &GoalSpec::Orientation, py::arg("site"), py::arg("weight") = 1.0,
+                  "An OrientationGoal at the site's generated rotation.")
       .def_static("pose", &GoalSpec::Pose, py::arg("site"), py::arg("rotation_weight") = 1.0,
-                  py::arg("weight") = 1.0)
-      .def_static("axis", [](std::string site, py::handle axis, double weight) {
+                  py::arg("weight") = 1.0,
+                  "A PositionOrientationGoal at the site's generated pose; rotation_weight "
+                  "c scales the rotation residual against the position residual, "
+                  "r ~ [dp; c theta] (length units per radian).")
+      .def_static("axis", [](std::string site, Vector3Arg axis, double weight) {
         return GoalSpec::Axis(std::move(site), ToVector3(axis, "axis"), weight);
-      }, py::arg("site"), py::arg("axis"), py::arg("weight") = 1.0)
-      .def_static("aiming", [](std::string site, py::handle axis, double distance, double weight) {
+      }, py::arg("site"), py::arg("axis"), py::arg("weight") = 1.0,
+      "An AxisGoal: the site's `axis` (site frame, non-zero; normalized) along its "
+      "generated direction.")
+      .def_static("aiming", [](std::string site, Vector3Arg axis, double distance, double weight) {
         return GoalSpec::Aiming(std::move(site), ToVector3(axis, "axis"), distance, weight);
-      }, py::arg("site"), py::arg("axis"), py::arg("distance"), py::arg("weight") = 1.0)
-      .def_static("plane", &GoalSpec::Plane, py::arg("site"), py::arg("weight") = 1.0)
-      .def_static("cone", [](std::string site, py::handle axis, double angle, double weight) {
+      }, py::arg("site"), py::arg("axis"), py::arg("distance"), py::arg("weight") = 1.0,
+      "An AimingGoal: the site's `axis` aims at the point `distance` (model units, > 0) "
+      "along it at the generating pose.")
+      .def_static("plane", &GoalSpec::Plane, py::arg("site"), py::arg("weight") = 1.0,
+                  "A PlaneGoal: the site on a plane through its generated position with a "
+                  "random normal.")
+      .def_static("cone", [](std::string site, Vector3Arg axis, double angle, double weight) {
         return GoalSpec::Cone(std::move(site), ToVector3(axis, "axis"), angle, weight);
-      }, py::arg("site"), py::arg("axis"), py::arg("angle"), py::arg("weight") = 1.0)
+      }, py::arg("site"), py::arg("axis"), py::arg("angle"), py::arg("weight") = 1.0,
+      "A ConeGoal (inequality, smooth penalty form): the site's `axis` within `angle` "
+      "(radians in [0, pi]) of its generated direction.")
       .def_static("position_box", &GoalSpec::PositionBox, py::arg("site"),
-                  py::arg("tolerance"), py::arg("weight") = 1.0)
-      .def_static("gaze", [](std::string site, py::handle axis, double angle, double distance,
+                  py::arg("tolerance"), py::arg("weight") = 1.0,
+                  "A PositionBoxGoal (inequality): the site within +-tolerance (model "
+                  "units, > 0) of its generated position on each axis of its generated "
+                  "frame.")
+      .def_static("gaze", [](std::string site, Vector3Arg axis, double angle, double distance,
                              double weight) {
         return GoalSpec::Gaze(std::move(site), ToVector3(axis, "axis"), angle, distance, weight);
       }, py::arg("site"), py::arg("axis"), py::arg("angle"), py::arg("distance"),
-         py::arg("weight") = 1.0)
+         py::arg("weight") = 1.0,
+         "A GazeGoal (inequality): the site's `axis` within `angle` (radians) of the "
+         "direction to the point `distance` (model units, > 0) along it at the "
+         "generating pose.")
       .def_static("orientation_box", &GoalSpec::OrientationBox, py::arg("site"),
-                  py::arg("angle"), py::arg("weight") = 1.0)
+                  py::arg("angle"), py::arg("weight") = 1.0,
+                  "An OrientationBoxGoal (inequality): the site's rotation vector "
+                  "relative to its generated orientation within +-angle radians per axis "
+                  "(angle in (0, pi)).")
       .def_static("point_distance", &GoalSpec::PointDistance, py::arg("site"),
-                  py::arg("distance"), py::arg("tolerance"), py::arg("weight") = 1.0)
+                  py::arg("distance"), py::arg("tolerance"), py::arg("weight") = 1.0,
+                  "A PointDistanceGoal (inequality): the site's distance to a point "
+                  "`distance` away in a random direction at the generating pose stays "
+                  "within +-tolerance of `distance` (model units, > 0).")
       .def_static("site_distance", &GoalSpec::SiteDistance, py::arg("site"),
-                  py::arg("other_site"), py::arg("tolerance"), py::arg("weight") = 1.0)
+                  py::arg("other_site"), py::arg("tolerance"), py::arg("weight") = 1.0,
+                  "A SiteDistanceGoal (inequality): the distance between `site` and "
+                  "`other_site` within +-tolerance (model units, > 0) of its generated "
+                  "value.")
       .def_static("relative_pose", &GoalSpec::RelativePose, py::arg("site"),
                   py::arg("other_site"), py::arg("rotation_weight") = 1.0,
-                  py::arg("weight") = 1.0)
+                  py::arg("weight") = 1.0,
+                  "A RelativePoseGoal: `site`'s pose in `other_site`'s frame as "
+                  "generated; rotation_weight is its length per radian.")
       .def_static("relative_position", &GoalSpec::RelativePosition, py::arg("site"),
-                  py::arg("other_site"), py::arg("weight") = 1.0)
+                  py::arg("other_site"), py::arg("weight") = 1.0,
+                  "A RelativePoseGoal on the position only: `site`'s position in "
+                  "`other_site`'s frame as generated.")
       .def_static("joint_range", &GoalSpec::JointRange, py::arg("coordinates"),
-                  py::arg("angle"), py::arg("weight") = 1.0)
+                  py::arg("angle"), py::arg("weight") = 1.0,
+                  "A JointRangeGoal (inequality): `coordinates` (indices into q, distinct; "
+                  "empty: all) within +-angle (> 0, the coordinate's unit) of their "
+                  "generated values.")
       .def_static("joint_posture", &GoalSpec::JointPosture, py::arg("coordinates"),
-                  py::arg("weight") = 1.0)
+                  py::arg("weight") = 1.0,
+                  "A JointPostureGoal: `coordinates` (indices into q; empty: all) at their "
+                  "generated values.")
       .def_static("weighted_sum", &GoalSpec::WeightedSum, py::arg("parts"),
-                  py::arg("weight") = 1.0)
-      .def_static("any_of", &GoalSpec::AnyOf, py::arg("parts"), py::arg("weight") = 1.0)
+                  py::arg("weight") = 1.0,
+                  "A WeightedSumGoal of `parts` (each with its weight; not themselves sums "
+                  "or disjunctions).")
+      .def_static("any_of", &GoalSpec::AnyOf, py::arg("parts"), py::arg("weight") = 1.0,
+                  "A DisjunctiveGoal: any one of `parts` (the first is met at the "
+                  "generating pose, the others at other random poses).")
       .def_readonly("kind", &GoalSpec::kind)
       .def_readonly("site", &GoalSpec::site)
-      .def("label", &GoalSpec::Label);
+      .def("label", &GoalSpec::Label,
+           "A short label, e.g. 'pose(tool0)', 'any-of(position(l), position(r))', "
+           "'joint-range(all)'.");
   py::enum_<StartPose>(m, "StartPose")
       .value("MID_LIMITS", StartPose::kMidLimits)
       .value("RANDOM", StartPose::kRandom)
@@ -217,14 +262,18 @@ void BindStudyGoals(py::module_& m) {
 // Studies: records, per-solver summaries, results, and run_study.
 void BindStudies(py::module_& m) {
   py::class_<SolverSummary>(m, "SolverSummary")
-      .def_readonly("label", &SolverSummary::label)
+      .def_readonly("label", &SolverSummary::label, "The solver's label in the study.")
       .def_readonly("solves", &SolverSummary::solves)
       .def_readonly("successes", &SolverSummary::successes)
       .def_readonly("success_rate", &SolverSummary::success_rate)
       .def_readonly("mean_us", &SolverSummary::mean_us)
-      .def_readonly("median_us", &SolverSummary::median_us)
-      .def_readonly("p95_us", &SolverSummary::p95_us)
-      .def_readonly("p99_us", &SolverSummary::p99_us)
+      .def_readonly("median_us", &SolverSummary::median_us,
+                    "Median time per solve over all solves, failures included, in "
+                    "microseconds.")
+      .def_readonly("p95_us", &SolverSummary::p95_us,
+                    "95th percentile of the time per solve (all solves), microseconds.")
+      .def_readonly("p99_us", &SolverSummary::p99_us,
+                    "99th percentile of the time per solve (all solves), microseconds.")
       .def_readonly("mean_iterations", &SolverSummary::mean_iterations)
       .def_readonly("median_position_error", &SolverSummary::median_position_error)
       .def_readonly("median_angle_error", &SolverSummary::median_angle_error)
@@ -236,21 +285,25 @@ void BindStudies(py::module_& m) {
       .def_readonly("trial", &StudyRecord::trial)
       .def_readonly("frame", &StudyRecord::frame)
       .def_readonly("status", &StudyRecord::status)
-      .def_readonly("message", &StudyRecord::message)
+      .def_readonly("message", &StudyRecord::message, "The solver's message for this solve.")
       .def_readonly("claimed", &StudyRecord::claimed)
       .def_readonly("verified", &StudyRecord::verified)
       .def_readonly("microseconds", &StudyRecord::microseconds)
       .def_readonly("iterations", &StudyRecord::iterations)
-      .def_readonly("q0", &StudyRecord::q0)
-      .def_readonly("q", &StudyRecord::q)
+      .def_readonly("q0", &StudyRecord::q0, "The start pose of this solve (nq values).")
+      .def_readonly("q", &StudyRecord::q, "The solver's answer (nq values).")
       .def_readonly("errors", &StudyRecord::errors);
   py::class_<StudyResult>(m, "StudyResult")
-      .def_readonly("goal_labels", &StudyResult::goal_labels)
+      .def_readonly("goal_labels", &StudyResult::goal_labels,
+                    "The label of each goal of trial 0's problem, in the order of "
+                    "StudyRecord.errors.")
       .def_readonly("records", &StudyResult::records)
-      .def_readonly("summaries", &StudyResult::summaries)
+      .def_readonly("summaries", &StudyResult::summaries,
+                    "One SolverSummary per solver, in the study's solver order.")
       .def_readonly("wall_seconds", &StudyResult::wall_seconds)
       .def("summary", &StudyResult::Summary, py::arg("label"),
-           py::return_value_policy::reference_internal);
+           py::return_value_policy::reference_internal,
+           "The SolverSummary with this label. Raises ValueError if none.");
   m.def("study_solver_labels", [] {
     std::vector<std::string> labels;
     for (const StudySolver& s : EverySolver()) labels.push_back(s.label);
@@ -295,10 +348,12 @@ void BindBenchmarkTargets(py::module_& m) {
   py::class_<BenchmarkRobot>(m, "BenchmarkRobot")
       .def_readonly("name", &BenchmarkRobot::name)
       .def_readonly("urdf_path", &BenchmarkRobot::urdf_path)
-      .def_readonly("base_link", &BenchmarkRobot::base_link)
-      .def_readonly("tip_link", &BenchmarkRobot::tip_link);
+      .def_readonly("base_link", &BenchmarkRobot::base_link,
+                    "First link of the arm chain (load_urdf's base_link).")
+      .def_readonly("tip_link", &BenchmarkRobot::tip_link,
+                    "Last link of the arm chain (load_urdf's tip_link).");
   m.def("standard_robots",
-        [](py::object data_dir) {
+        [](PathArg data_dir) {
           return StandardRobots(data_dir.is_none() ? DataDirectory().string()
                                                    : data_dir.cast<std::string>());
         },
@@ -308,7 +363,7 @@ void BindBenchmarkTargets(py::module_& m) {
       .value("MID_LIMITS", SeedMode::kMidLimits)
       .value("RANDOM", SeedMode::kRandom);
   m.def("generate_targets",
-        [](const Model& model, py::handle site, int count, std::uint64_t seed, SeedMode mode) {
+        [](const Model& model, SiteArg site, int count, std::uint64_t seed, SeedMode mode) {
           if (count < 0) throw py::value_error("count must be >= 0");
           const std::vector<BenchmarkTarget> targets =
               GenerateTargets(model, SiteOf(model, site), count, seed, mode);
@@ -329,7 +384,7 @@ void BindBenchmarkTargets(py::module_& m) {
       .def_readonly("within_limits", &Verification::within_limits)
       .def_readonly("success", &Verification::success);
   m.def("verify",
-        [](const Model& model, py::handle site, py::handle q, py::handle target,
+        [](const Model& model, SiteArg site, VectorNqArg q, PoseArg target,
            double tolerance) {
           return Verify(model, SiteOf(model, site), ToVector(q, "q", model.nq()),
                         ToPose(target, "target"), tolerance);
@@ -345,10 +400,12 @@ void BindBenchmarkRuns(py::module_& m) {
     for (const BenchmarkSolver& s : PoseSolvers()) names.push_back(s.name);
     for (const BenchmarkSolver& s : BaselineSolvers()) names.push_back(s.name);
     return names;
-  });
+  }, "The solver names run_benchmark accepts: every iklab solver that applies to a "
+     "full-pose goal on a serial arm, then the other libraries' baselines built in "
+     "(KDL's 'kdl-lma' and 'kdl-nr-jl' when CMake found orocos_kdl).");
   py::class_<BenchmarkSummary>(m, "BenchmarkSummary")
-      .def_readonly("robot", &BenchmarkSummary::robot)
-      .def_readonly("solver", &BenchmarkSummary::solver)
+      .def_readonly("robot", &BenchmarkSummary::robot, "The robot's name.")
+      .def_readonly("solver", &BenchmarkSummary::solver, "The solver's name.")
       .def_readonly("dofs", &BenchmarkSummary::dofs)
       .def_readonly("targets", &BenchmarkSummary::targets)
       .def_readonly("solve_rate", &BenchmarkSummary::solve_rate)
@@ -360,8 +417,8 @@ void BindBenchmarkRuns(py::module_& m) {
       .def_readonly("false_claims", &BenchmarkSummary::false_claims)
       .def_readonly("overruns", &BenchmarkSummary::overruns);
   m.def("run_benchmark",
-        [](std::shared_ptr<Model> model, py::handle site, const std::string& solver,
-           py::handle poses, py::handle seeds, double time_budget_seconds,
+        [](std::shared_ptr<Model> model, SiteArg site, const std::string& solver,
+           BatchPosesArg poses, BatchQArg seeds, double time_budget_seconds,
            double tolerance, int threads, const std::string& robot) {
           const int s = SiteOf(*model, site);
           const RowMatrixXd P = ToMatrix(poses, "poses", -1, 7, "(B, 7)");

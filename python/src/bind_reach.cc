@@ -34,11 +34,13 @@ void BindReach(py::module_& m) {
                        "A reachability/capability map: per voxel the share of the approach "
                        "orientations reached within the limits and the Yoshikawa "
                        "manipulability of the answers (arrays shaped like the grid).")
-      .def_property_readonly("origin", [](const ReachMap& r) { return r.grid.origin; })
-      .def_property_readonly("resolution", [](const ReachMap& r) { return r.grid.resolution; })
+      .def_property_readonly("origin", [](const ReachMap& r) { return r.grid.origin; },
+                             "Centre of voxel (0, 0, 0) in the model's root frame.")
+      .def_property_readonly("resolution", [](const ReachMap& r) { return r.grid.resolution; },
+                             "Voxel edge length (model length units).")
       .def_property_readonly("shape", [](const ReachMap& r) {
         return py::make_tuple(r.grid.shape.x(), r.grid.shape.y(), r.grid.shape.z());
-      })
+      }, "Voxels per axis (nx, ny, nz).")
       .def_property_readonly("fraction", [](const ReachMap& r) {
         std::vector<double> fraction(r.state.size());
         for (std::size_t v = 0; v < fraction.size(); ++v) {
@@ -49,13 +51,21 @@ void BindReach(py::module_& m) {
       .def_property_readonly("state", [](const ReachMap& r) { return GridArray(r.state, r.grid); },
                              "0 pending, 1 solved, 2 outside the chain's reach, 3 skipped by "
                              "the flood fill.")
-      .def_property_readonly("reached", [](const ReachMap& r) { return GridArray(r.reached, r.grid); })
+      .def_property_readonly("reached", [](const ReachMap& r) { return GridArray(r.reached, r.grid); },
+                             "Number of approach orientations reached per voxel (uint16, "
+                             "(nx, ny, nz)).")
       .def_property_readonly("manipulability_min",
-                             [](const ReachMap& r) { return GridArray(r.manipulability_min, r.grid); })
+                             [](const ReachMap& r) { return GridArray(r.manipulability_min, r.grid); },
+                             "Smallest Yoshikawa manipulability sqrt(det(J J^T)) over the "
+                             "reached queries per voxel (float32); NaN where none.")
       .def_property_readonly("manipulability_mean",
-                             [](const ReachMap& r) { return GridArray(r.manipulability_mean, r.grid); })
+                             [](const ReachMap& r) { return GridArray(r.manipulability_mean, r.grid); },
+                             "Mean Yoshikawa manipulability over the reached queries per "
+                             "voxel (float32); NaN where none.")
       .def_property_readonly("manipulability_max",
-                             [](const ReachMap& r) { return GridArray(r.manipulability_max, r.grid); })
+                             [](const ReachMap& r) { return GridArray(r.manipulability_max, r.grid); },
+                             "Largest Yoshikawa manipulability over the reached queries per "
+                             "voxel (float32); NaN where none.")
       .def_property_readonly("orientations", [](const ReachMap& r) {
         RowMatrixXd out(static_cast<long>(r.orientations.size()), 4);
         for (std::size_t i = 0; i < r.orientations.size(); ++i) {
@@ -65,7 +75,8 @@ void BindReach(py::module_& m) {
         return out;
       }, "(K, 4) approach orientations, quaternions w x y z.")
       .def_property_readonly("solver", [](const ReachMap& r) { return r.solver; })
-      .def_property_readonly("site", [](const ReachMap& r) { return r.site; })
+      .def_property_readonly("site", [](const ReachMap& r) { return r.site; },
+                             "Name of the site the map is of.")
       .def("centre", [](const ReachMap& r, std::int64_t voxel) {
         if (voxel < 0 || voxel >= r.grid.num_voxels()) {
           throw std::invalid_argument("voxel: must be in [0, " +
@@ -73,7 +84,9 @@ void BindReach(py::module_& m) {
                                       std::to_string(voxel));
         }
         return Eigen::Vector3d(r.grid.Centre(voxel));
-      }, py::arg("voxel"))
+      }, py::arg("voxel"),
+      "Centre of voxel `voxel` (linear index (i ny + j) nz + k) in the model's root frame. "
+      "Raises ValueError for an index outside [0, nx ny nz).")
       .def("write_hdf5", [](const ReachMap& r, const std::string& path) {
         WriteReachMapHdf5(r, path);
       }, py::arg("path"), "Writes the map in the layout of `iklab reach` (docs/reach.md, "
@@ -82,10 +95,10 @@ void BindReach(py::module_& m) {
         "Reads a map written by `iklab reach` or ReachMap.write_hdf5.");
   m.def(
       "reach_map",
-      [](std::shared_ptr<const Model> model, py::handle site, double resolution,
+      [](std::shared_ptr<const Model> model, SiteArg site, double resolution,
          int approach_axes, int rolls, bool position_only, bool flood_fill,
          const std::string& solver, int max_attempts, int max_iterations, double tolerance,
-         std::uint64_t seed, py::object threads, const std::string& robot,
+         std::uint64_t seed, ThreadsArg threads, const std::string& robot,
          const std::string& base_link) {
         ReachSettings settings;
         settings.resolution = resolution;

@@ -158,7 +158,7 @@ template <typename SolverT, typename Options>
 void SolverClass(py::module_& m, const char* name, const char* doc) {
   const std::string owner = name;
   py::class_<SolverT, Solver, std::shared_ptr<SolverT>>(m, name, doc)
-      .def(py::init([owner](py::object options, py::kwargs kwargs) {
+      .def(py::init([owner](OrNoneArg<Options> options, py::kwargs kwargs) {
              return std::make_shared<SolverT>(MakeOptions<Options>(owner, options, kwargs));
            }),
            py::arg("options") = py::none())
@@ -169,7 +169,7 @@ void SolverClass(py::module_& m, const char* name, const char* doc) {
       .attr("Options") = py::type::of<Options>();
 }
 
-Result SolveChecked(const Solver& solver, const Problem& problem, py::handle q0) {
+Result SolveChecked(const Solver& solver, const Problem& problem, VectorNqArg q0) {
   const Eigen::VectorXd start = ToVector(q0, "q0", problem.nq());
   const SolveGuard guard(problem);
   py::gil_scoped_release release;
@@ -202,14 +202,16 @@ void BindSolveStatusAndResult(py::module_& m) {
       .value("NUMERICAL_FAILURE", SolveStatus::kNumericalFailure)
       .value("NOT_SOLVED", SolveStatus::kNotSolved)
       .value("OUTSIDE_LIMITS", SolveStatus::kOutsideLimits);
-  m.def("solve_status_name", &SolveStatusName, py::arg("status"));
+  m.def("solve_status_name", &SolveStatusName, py::arg("status"),
+        "The status as text: 'converged', 'max iterations', ... (for messages and "
+        "reports).");
 
   py::class_<IterationRecord>(m, "IterationRecord")
       .def_readonly("iteration", &IterationRecord::iteration)
       .def_readonly("potential", &IterationRecord::potential)
       .def_readonly("max_position_error", &IterationRecord::max_position_error)
       .def_readonly("max_angle_error", &IterationRecord::max_angle_error)
-      .def_readonly("q", &IterationRecord::q)
+      .def_readonly("q", &IterationRecord::q, "The iterate q (nq values).")
       .def_readonly("condition_number", &IterationRecord::condition_number)
       .def_readonly("damping", &IterationRecord::damping);
 
@@ -227,8 +229,11 @@ void BindSolveStatusAndResult(py::module_& m) {
       .def_readonly("goal_errors", &Result::goal_errors)
       .def_readonly("constraint_errors", &Result::constraint_errors)
       .def_readonly("wall_time_seconds", &Result::wall_time_seconds)
-      .def_readonly("trace", &Result::trace)
-      .def_property_readonly("converged", &Result::converged)
+      .def_readonly("trace", &Result::trace,
+                    "One IterationRecord per iteration when the solve ran with "
+                    "record_trace=True; empty otherwise.")
+      .def_property_readonly("converged", &Result::converged,
+                             "status == SolveStatus.CONVERGED.")
       .def("__repr__", [](const Result& r) {
         return std::string("Result(status=") + SolveStatusName(r.status) +
                ", iterations=" + std::to_string(r.iterations) + ", message='" +
@@ -259,10 +264,13 @@ void BindSolveOptionsAndSolver(py::module_& m) {
       .def("solve", &SolveChecked, py::arg("problem"), py::arg("q0"),
            "Solves from q0 (releases the GIL).");
   m.def("solve",
-        [](const Problem& problem, py::handle q0, const Solver& solver) {
+        [](const Problem& problem, VectorNqArg q0, const Solver& solver) {
           return SolveChecked(solver, problem, q0);
         },
-        py::arg("problem"), py::arg("q0"), py::arg("solver"));
+        py::arg("problem"), py::arg("q0"), py::arg("solver"),
+        "solver.solve(problem, q0): solves from q0 (nq values) without the GIL and "
+        "returns a Result. Numerical outcomes are in Result.status; raises ValueError "
+        "for a q0 of the wrong size or with a NaN/Inf.");
 }
 
 // Optimization solvers: L-BFGS-B, Ceres, bounded LM, and the NLP solvers with
@@ -414,20 +422,28 @@ void BindTwoLinkAndSixRSolvers(py::module_& m) {
       .def_property_readonly("solutions", [](const TwoLinkSolutions& s) {
         return std::vector<Eigen::Vector2d>(s.solutions.begin(),
                                             s.solutions.begin() + s.num_solutions);
-      })
+      }, "The num_solutions distinct solutions (theta1, theta2) in (-pi, pi]; the "
+         "first has theta2 >= 0 (elbow bent counter-clockwise), the second theta2 <= 0.")
       .def_readonly("closest", &TwoLinkSolutions::closest)
       .def_readonly("distance", &TwoLinkSolutions::distance)
       .def_readonly("residual", &TwoLinkSolutions::residual);
   m.def("solve_two_link_planar",
-        [](double l1, double l2, py::handle target, double tolerance) {
+        [](double l1, double l2, Vector2Arg target, double tolerance) {
           return SolveTwoLinkPlanar(l1, l2, ToVector2(target, "target"), tolerance);
         },
-        py::arg("l1"), py::arg("l2"), py::arg("target"), py::arg("tolerance") = 1e-12);
+        py::arg("l1"), py::arg("l2"), py::arg("target"), py::arg("tolerance") = 1e-12,
+        "Every solution of the planar two-link arm (base at the origin, link lengths "
+        "l1, l2 finite and > 0) for the tip target (x, y), a TwoLinkSolutions. "
+        "tolerance (>= 0) is the relative tolerance of the reach test: d up to "
+        "(l1 + l2)(1 + tolerance) and down to |l1 - l2| - (l1 + l2) tolerance count as "
+        "on the boundary. Raises ValueError naming a bad argument.");
   m.def("two_link_tip",
-        [](double l1, double l2, py::handle angles) {
+        [](double l1, double l2, Vector2Arg angles) {
           return TwoLinkTip(l1, l2, ToVector2(angles, "angles"));
         },
-        py::arg("l1"), py::arg("l2"), py::arg("angles"));
+        py::arg("l1"), py::arg("l2"), py::arg("angles"),
+        "Tip position (x, y) of the planar two-link arm at angles (theta1, theta2), "
+        "theta2 relative to link 1.");
 
   OptionsClass<SixRAnalyticOptions>(m, "SixRAnalyticOptions", "Analytic 6R options.")
       IKLAB_FIELD(SixRAnalyticOptions, common)
@@ -437,18 +453,25 @@ void BindTwoLinkAndSixRSolvers(py::module_& m) {
   py::class_<SixRArm, std::shared_ptr<SixRArm>>(m, "SixRArm",
                                                 "All closed-form solutions of a 6R arm.")
       .def_static("create",
-                  [](const Model& model, py::handle site, double tolerance) {
+                  [](const Model& model, SiteArg site, double tolerance) {
                     std::string why;
                     auto arm = SixRArm::Create(model, SiteOf(model, site), &why, tolerance);
                     if (arm == nullptr) throw std::invalid_argument("SixRArm: " + why);
                     return std::const_pointer_cast<SixRArm>(arm);
                   },
                   py::arg("model"), py::arg("site"),
-                  py::arg("tolerance") = SixRArm::kDefaultTolerance)
+                  py::arg("tolerance") = SixRArm::kDefaultTolerance,
+                  "Reads the chain root -> site of model (six revolute coordinates) and "
+                  "detects its family. tolerance: the geometry tests' tolerance in "
+                  "(0, 1e-3] (axes parallel when |h_i x h_j| <= tolerance). Raises "
+                  "ValueError with the reason when the chain is not a supported 6R arm "
+                  "(spherical wrist or three parallel axes), or for a bad site or "
+                  "tolerance.")
       .def_property_readonly("family",
-                             [](const SixRArm& arm) { return SixRFamilyName(arm.family()); })
+                             [](const SixRArm& arm) { return SixRFamilyName(arm.family()); },
+                             "'spherical wrist' or 'three parallel axes'.")
       .def("all_solutions",
-           [](const SixRArm& arm, py::handle X_WT) {
+           [](const SixRArm& arm, PoseArg X_WT) {
              const SixRSolutions s = arm.AllSolutions(ToPose(X_WT, "X_WT"));
              py::list out;
              for (int i = 0; i < s.num_solutions; ++i) {
@@ -494,7 +517,7 @@ void BindTolaniLimbIk(py::module_& m) {
   py::class_<LimbSolution>(m, "LimbSolution")
       .def_readonly("status", &LimbSolution::status)
       .def_property_readonly("message", [](const LimbSolution& s) { return std::string(s.message); })
-      .def_readonly("q", &LimbSolution::q)
+      .def_readonly("q", &LimbSolution::q, "theta1 ... theta7 (radians) of the answer; status and message say what it is.")
       .def_readonly("swivel", &LimbSolution::swivel)
       .def_readonly("elbow_root", &LimbSolution::elbow_root)
       .def_readonly("shoulder_family", &LimbSolution::shoulder_family)
@@ -504,32 +527,42 @@ void BindTolaniLimbIk(py::module_& m) {
   py::class_<TolaniLimbIk>(m, "TolaniLimbIk",
                            "Analytic IK of a 7-DOF limb (Tolani et al. 2000).")
       .def(py::init<const LimbGeometry&>(), py::arg("geometry"))
-      .def_property_readonly("lower", &TolaniLimbIk::lower)
-      .def_property_readonly("upper", &TolaniLimbIk::upper)
+      .def_property_readonly("lower", &TolaniLimbIk::lower,
+                             "Lower limits of theta1 ... theta7 (radians).")
+      .def_property_readonly("upper", &TolaniLimbIk::upper,
+                             "Upper limits of theta1 ... theta7 (radians).")
       .def("forward",
-           [](const TolaniLimbIk& ik, py::handle q) {
+           [](const TolaniLimbIk& ik, Vector7Arg q) {
              return PoseToArray(ik.Forward(ToVector(q, "q", 7)));
            },
-           py::arg("q"))
-      .def("elbow", [](const TolaniLimbIk& ik, py::handle q) {
+           py::arg("q"),
+           "Eq. (3): the pose (4x4) of S2's distal frame in the limb frame at q = "
+           "(theta1, ..., theta7).")
+      .def("elbow", [](const TolaniLimbIk& ik, Vector7Arg q) {
         return ik.Elbow(ToVector(q, "q", 7));
-      }, py::arg("q"))
+      }, py::arg("q"), "Elbow position (F's origin) in the limb frame at q (7 values).")
       .def("solve_pose",
-           [](const TolaniLimbIk& ik, py::handle G_site, py::handle E,
+           [](const TolaniLimbIk& ik, PoseArg G_site, PoseArg E,
               const LimbIkOptions& options) {
              return ik.SolvePose(ToPose(G_site, "G_site"),
                                  E.is_none() ? Eigen::Isometry3d::Identity() : ToPose(E, "E"),
                                  options);
            },
-           py::arg("G_site"), py::arg("E") = py::none(), py::arg("options") = LimbIkOptions{})
+           py::arg("G_site"), py::arg("E") = py::none(), py::arg("options") = LimbIkOptions{},
+           "Position + orientation goal (Tables 2, 5): the site with pose E in the "
+           "wrist frame (default identity) at G_site in the limb frame (4x4 or "
+           "(position, quaternion w x y z)). Returns a LimbSolution.")
       .def("solve_position",
-           [](const TolaniLimbIk& ik, py::handle target, py::handle p_site,
-              py::handle wrist_angles, const LimbIkOptions& options) {
+           [](const TolaniLimbIk& ik, Vector3Arg target, Vector3Arg p_site,
+              Vector3Arg wrist_angles, const LimbIkOptions& options) {
              return ik.SolvePosition(ToVector3(target, "target"), ToVector3(p_site, "p_site"),
                                      ToVector3(wrist_angles, "wrist_angles"), options);
            },
            py::arg("target"), py::arg("p_site"), py::arg("wrist_angles"),
-           py::arg("options") = LimbIkOptions{});
+           py::arg("options") = LimbIkOptions{},
+           "Position goal (sec. 3.2.3; Tables 2, 4): the site at offset p_site in the "
+           "wrist frame reaches target (limb frame), with the wrist angles (theta5, "
+           "theta6, theta7) given. Returns a LimbSolution.");
   py::enum_<TolaniLimbOptions::WristAngles>(m, "TolaniWristAngles")
       .value("MID_LIMITS", TolaniLimbOptions::WristAngles::kMidLimits)
       .value("START", TolaniLimbOptions::WristAngles::kStart)
@@ -537,7 +570,10 @@ void BindTolaniLimbIk(py::module_& m) {
   OptionsClass<TolaniLimbOptions>(m, "TolaniLimbOptions", "Tolani limb solver options.")
       IKLAB_FIELD(TolaniLimbOptions, common)
       IKLAB_FIELD(TolaniLimbOptions, ik) IKLAB_FIELD(TolaniLimbOptions, wrist)
-      IKLAB_FIELD(TolaniLimbOptions, wrist_angles) IKLAB_FIELD(TolaniLimbOptions, fallback);
+      .def_readwrite("wrist_angles", &TolaniLimbOptions::wrist_angles,
+                     "theta5, theta6, theta7 (radians) held by position-only and aiming "
+                     "goals when wrist is TolaniWristAngles.GIVEN.")
+      IKLAB_FIELD(TolaniLimbOptions, fallback);
   SolverClass<TolaniLimbSolver, TolaniLimbOptions>(
       m, "TolaniLimbSolver", "The Tolani limb IK as a Solver of any SRS chain's problem.");
 }
@@ -552,8 +588,11 @@ void BindSrsArm(py::module_& m) {
       .def_readonly("within_limits", &SrsBranch::within_limits);
   py::class_<SrsSolutions>(m, "SrsSolutions")
       .def_property_readonly("num_elbow_roots", &SrsSolutions::num_elbow_roots)
-      .def("theta4", &SrsSolutions::theta4, py::arg("root"))
-      .def("elbow_within_limits", &SrsSolutions::elbow_within_limits, py::arg("root"))
+      .def("theta4", &SrsSolutions::theta4, py::arg("root"),
+           "theta4 of elbow root `root` (0 <= root < num_elbow_roots), in (-pi, pi] "
+           "(shifted into its limits where possible).")
+      .def("elbow_within_limits", &SrsSolutions::elbow_within_limits, py::arg("root"),
+           "True if theta4 of elbow root `root` is within its limits.")
       .def("valid_swivel",
            [](const SrsSolutions& s) {
              const SwivelIntervals valid = s.Valid();
@@ -572,14 +611,18 @@ void BindSrsArm(py::module_& m) {
   py::class_<SrsArm, std::shared_ptr<SrsArm>>(
       m, "SrsArm", "A spherical-shoulder/revolute-elbow/spherical-wrist chain of a model.")
       .def_static("create",
-                  [](const Model& model, py::handle site, double tolerance) {
+                  [](const Model& model, SiteArg site, double tolerance) {
                     std::string why;
                     auto arm = SrsArm::Create(model, SiteOf(model, site), &why, tolerance);
                     if (arm == nullptr) throw std::invalid_argument("SrsArm: " + why);
                     return std::const_pointer_cast<SrsArm>(arm);
                   },
                   py::arg("model"), py::arg("site"),
-                  py::arg("tolerance") = SrsArm::kDefaultTolerance)
+                  py::arg("tolerance") = SrsArm::kDefaultTolerance,
+                  "Reads the chain root -> site (the tip) of model as an SRS arm in "
+                  "Tolani's limb form. tolerance: geometry tolerance in (0, 1e-3]. "
+                  "Raises ValueError with the reason when the chain is not SRS, or for a "
+                  "bad site or tolerance.")
       .def_property_readonly("description", &SrsArm::description)
       .def_property_readonly("geometry", &SrsArm::geometry)
       .def_property_readonly("coordinates",
@@ -587,14 +630,15 @@ void BindSrsArm(py::module_& m) {
                                std::vector<int> out;
                                for (int k = 0; k < 7; ++k) out.push_back(arm.coordinate(k));
                                return out;
-                             })
+                             },
+                             "Model coordinate of theta1 ... theta7 (shoulder to wrist).")
       .def("forward",
-           [](const SrsArm& arm, py::handle theta) {
+           [](const SrsArm& arm, Vector7Arg theta) {
              return PoseToArray(arm.Forward(ToVector(theta, "theta", 7)));
            },
            py::arg("theta"), "Site pose in the arm's base frame for the 7 arm angles.")
       .def("all_solutions",
-           [](const SrsArm& arm, py::handle X_BT) {
+           [](const SrsArm& arm, PoseArg X_BT) {
              return arm.AllSolutions(ToPose(X_BT, "X_BT"));
            },
            py::arg("X_BT"), "The swivel intervals and branches for a site pose in the base frame.");
@@ -607,12 +651,13 @@ void BindRestartsAndTrajectories(py::module_& m) {
       IKLAB_FIELD(RestartOptions, time_budget_seconds) IKLAB_FIELD(RestartOptions, seed);
   py::class_<RestartSolver, Solver, std::shared_ptr<RestartSolver>>(
       m, "RestartSolver", "Any solver with random restarts within the bounds.")
-      .def(py::init([](SolverPtr inner, py::object options, py::kwargs kwargs) {
+      .def(py::init([](SolverPtr inner, OrNoneArg<RestartOptions> options, py::kwargs kwargs) {
              return std::make_shared<RestartSolver>(
                  std::move(inner), MakeOptions<RestartOptions>("RestartSolver", options, kwargs));
            }),
            py::arg("inner"), py::arg("options") = py::none())
-      .def_property_readonly("options", &RestartSolver::options);
+      .def_property_readonly("options", &RestartSolver::options,
+                             "The RestartOptions this solver was made with.");
   py::class_<HermitePathSolver, Solver, std::shared_ptr<HermitePathSolver>>(
       m, "HermitePathSolver",
       "Walks the goals from the start pose along a Hermite path in `frames` steps.")
@@ -620,15 +665,16 @@ void BindRestartsAndTrajectories(py::module_& m) {
              return std::make_shared<HermitePathSolver>(std::move(inner), frames);
            }),
            py::arg("inner"), py::arg("frames"))
-      .def_property_readonly("frames", &HermitePathSolver::frames);
+      .def_property_readonly("frames", &HermitePathSolver::frames,
+                             "Number of steps along the path.");
 
   m.def("linear_path",
-        [](py::handle start, py::handle end) {
+        [](Vector3Arg start, Vector3Arg end) {
           return LinearPath(ToVector3(start, "start"), ToVector3(end, "end"));
         },
         py::arg("start"), py::arg("end"), "s in [0, 1] -> point.");
   m.def("hermite_path",
-        [](py::handle start, py::handle end, py::object start_tangent, py::object end_tangent) {
+        [](Vector3Arg start, Vector3Arg end, Vector3Arg start_tangent, Vector3Arg end_tangent) {
           return HermitePath(ToVector3(start, "start"), ToVector3(end, "end"),
                              start_tangent.is_none() ? Eigen::Vector3d::Zero()
                                                      : ToVector3(start_tangent, "start_tangent"),
@@ -636,11 +682,14 @@ void BindRestartsAndTrajectories(py::module_& m) {
                                                    : ToVector3(end_tangent, "end_tangent"));
         },
         py::arg("start"), py::arg("end"), py::arg("start_tangent") = py::none(),
-        py::arg("end_tangent") = py::none());
+        py::arg("end_tangent") = py::none(),
+        "The cubic Hermite curve s in [0, 1] -> point, p(s) = h00 start + h10 "
+        "start_tangent + h01 end + h11 end_tangent. Zero tangents (the default) give "
+        "the straight line with eased spacing 3s^2 - 2s^3.");
   m.def("move_position_goal", &MovePositionGoal, py::arg("goal"), py::arg("path"),
         "A goal path moving `goal`'s target along `path` (s -> point).");
   m.def("solve_trajectory",
-        [](const Solver& solver, Problem* problem, py::handle q0, int num_frames,
+        [](const Solver& solver, Problem* problem, VectorNqArg q0, int num_frames,
            const GoalPath& path) {
           const Eigen::VectorXd start = ToVector(q0, "q0", problem->nq());
           const SolveGuard guard(*problem);
@@ -668,7 +717,7 @@ void BindBatch(py::module_& m) {
           out.mutable_at(i) = r.status[i] == SolveStatus::kConverged;
         }
         return out;
-      })
+      }, "(B,) bool: status == SolveStatus.CONVERGED.")
       .def_property_readonly("position_error", [](py::object self) {
         BatchResult& r = self.cast<BatchResult&>();
         return py::array_t<double>(r.position_error.size(), r.position_error.data(), self);
@@ -687,8 +736,8 @@ void BindBatch(py::module_& m) {
       })
       .def("__len__", [](const BatchResult& r) { return r.status.size(); });
   m.def("solve_batch",
-        [](const Problem& problem, py::handle targets, py::handle q0, const Solver& solver,
-           py::object threads, int goal) {
+        [](const Problem& problem, BatchTargetsArg targets, BatchQArg q0, const Solver& solver,
+           ThreadsArg threads, int goal) {
           BatchOptions options;
           options.threads = DefaultThreads(threads);
           options.goal = goal;
@@ -772,7 +821,7 @@ void BindRegistry(py::module_& m) {
     return names;
   }, "The registered solver names, in registry order.");
   m.def("make_solver",
-        [](const std::string& name, py::object common) -> SolverPtr {
+        [](const std::string& name, OrNoneArg<SolveOptions> common) -> SolverPtr {
           const SolverEntry& entry = SolverNamed(name);
           if (common.is_none()) return entry.make(entry.defaults);
           if (!py::isinstance<SolveOptions>(common)) {

@@ -23,6 +23,67 @@ namespace iklab::python {
 
 namespace py = pybind11;
 
+/// A Python argument that any object binds to, as py::handle does (the
+/// binding converts and checks it: AsArray, ToVector, ToPose, SiteOf, ...,
+/// which accept lists, float32, Fortran-ordered and strided arrays), but
+/// whose pybind11 signature names what it expects, so help() and the
+/// stubs read `q: numpy.ndarray[numpy.float64[nq]]` instead of `q: handle`.
+/// `Tag::name` is the text (a pybind11 descr).
+template <typename Tag>
+class Arg : public py::object {
+ public:
+  static bool AnyObject(PyObject* /*object*/) { return true; }
+  PYBIND11_OBJECT_DEFAULT(Arg, py::object, AnyObject)
+};
+
+namespace arg {
+// The names in signatures. Shapes: nq the model's coordinates, B the batch.
+struct VectorNq { static constexpr auto name = py::detail::const_name("numpy.ndarray[numpy.float64[nq]]"); };
+struct Vector { static constexpr auto name = py::detail::const_name("numpy.ndarray[numpy.float64[n]]"); };
+struct Vector2 { static constexpr auto name = py::detail::const_name("numpy.ndarray[numpy.float64[2]]"); };
+struct Vector3 { static constexpr auto name = py::detail::const_name("numpy.ndarray[numpy.float64[3]]"); };
+struct Vector7 { static constexpr auto name = py::detail::const_name("numpy.ndarray[numpy.float64[7]]"); };
+struct Matrix3 { static constexpr auto name = py::detail::const_name("numpy.ndarray[numpy.float64[3, 3]]"); };
+struct Pose {
+  static constexpr auto name = py::detail::const_name(
+      "numpy.ndarray[numpy.float64[4, 4]] | tuple[position[3], quaternion_wxyz[4]]");
+};
+struct BatchTargets {
+  static constexpr auto name = py::detail::const_name(
+      "numpy.ndarray[numpy.float64[B, 7]] | numpy.ndarray[numpy.float64[B, 3]] | list[Problem]");
+};
+struct BatchQ { static constexpr auto name = py::detail::const_name("numpy.ndarray[numpy.float64[B, nq]]"); };
+struct BatchPoses { static constexpr auto name = py::detail::const_name("numpy.ndarray[numpy.float64[B, 7]]"); };
+struct Site { static constexpr auto name = py::detail::const_name("str | int"); };
+struct Coordinates { static constexpr auto name = py::detail::const_name("list[int | str]"); };
+struct Threads { static constexpr auto name = py::detail::const_name("int | None"); };
+struct Strings { static constexpr auto name = py::detail::const_name("list[str] | None"); };
+struct Path { static constexpr auto name = py::detail::const_name("str | None"); };
+/// "T | None" for a bound class T (pybind11 puts in its Python name).
+template <typename T>
+struct OrNone {
+  static constexpr auto name = py::detail::const_name<T>() + py::detail::const_name(" | None");
+};
+}  // namespace arg
+
+using VectorNqArg = Arg<arg::VectorNq>;
+using VectorArg = Arg<arg::Vector>;
+using Vector2Arg = Arg<arg::Vector2>;
+using Vector3Arg = Arg<arg::Vector3>;
+using Vector7Arg = Arg<arg::Vector7>;
+using Matrix3Arg = Arg<arg::Matrix3>;
+using PoseArg = Arg<arg::Pose>;
+using BatchTargetsArg = Arg<arg::BatchTargets>;
+using BatchQArg = Arg<arg::BatchQ>;
+using BatchPosesArg = Arg<arg::BatchPoses>;
+using SiteArg = Arg<arg::Site>;
+using CoordinatesArg = Arg<arg::Coordinates>;
+using ThreadsArg = Arg<arg::Threads>;
+using StringsArg = Arg<arg::Strings>;
+using PathArg = Arg<arg::Path>;
+template <typename T>
+using OrNoneArg = Arg<arg::OrNone<T>>;
+
 void BindFramework(py::module_& m);
 void BindConstraints(py::module_& m);
 void BindSolvers(py::module_& m);
@@ -71,5 +132,12 @@ int ToThreadCount(py::handle object, const char* name = "threads");
 int SiteOf(const Model& model, py::handle site, const char* name = "site");
 
 }  // namespace iklab::python
+
+namespace pybind11::detail {
+template <typename Tag>
+struct handle_type_name<iklab::python::Arg<Tag>> {
+  static constexpr auto name = Tag::name;
+};
+}  // namespace pybind11::detail
 
 #endif  // IKLAB_PYTHON_BINDINGS_H_

@@ -67,6 +67,23 @@ def handle_annotation(name):
     return "numpy.typing.ArrayLike"
 
 
+def argument_annotation(text):
+    """A parameter's annotation: the array shapes the signature names
+    (numpy.ndarray[numpy.float64[B, 7]]) accept anything NumPy converts, so
+    they are ArrayLike (a pose: PoseLike); other types as annotation()."""
+    text = text.strip()
+    if "quaternion_wxyz" in text:
+        return POSE_LIKE
+    if text.startswith("numpy.ndarray["):
+        rest = [part.strip() for part in split_arguments(text.replace("|", ","))
+                if not part.strip().startswith("numpy.ndarray[")]
+        if not rest:
+            return "numpy.typing.ArrayLike"
+        return ("typing.Union[numpy.typing.ArrayLike, "
+                + ", ".join(annotation(part) for part in rest) + "]")
+    return annotation(text)
+
+
 def split_arguments(text):
     parts, depth, current = [], 0, ""
     for char in text:
@@ -99,7 +116,7 @@ def stub_arguments(text, self_name=None):
             out.append("self")
             continue
         kind_text = (handle_annotation(name) if kind.strip() in ("handle", "object")
-                     else annotation(kind))
+                     else argument_annotation(kind))
         out.append(f"{name}: {kind_text}" + (" = ..." if eq else ""))
     return ", ".join(out)
 

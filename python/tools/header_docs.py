@@ -77,9 +77,12 @@ def parse(path, docs):
             # An accessor or method: its comment documents the Python
             # property or method of the same (snake_case) name.
             docs[stack[-1][0]].setdefault(snake(method.group(1)), ("\n".join(comment).strip(), ""))
-        if stack and depth == stack[-1][1] and "(" not in code:
+        # A field's default may call a function (Eigen::Vector3d::UnitX());
+        # a "(" before any "=" makes the line a declaration of a function.
+        if stack and depth == stack[-1][1] and "(" not in code.split("=")[0]:
             field = FIELD.match(line)
-            if field and not stripped.startswith(("public", "private", "protected")):
+            if (field and not stripped.startswith(("public", "private", "protected"))
+                    and field.group(2) != "operator"):
                 name = field.group(2)
                 default = field.group(3) if field.group(3) is not None else field.group(4)
                 trailing = re.sub(r"^/?<\s*", "", (field.group(5) or "").strip())
