@@ -105,7 +105,14 @@ def apply(namespace):
                 continue
             doc, default = value
             attribute = vars(cls).get(field)
-            if not isinstance(attribute, property) or not _undocumented(attribute):
+            if not isinstance(attribute, property):
+                continue
+            if not _undocumented(attribute):
+                # The binding's own text; an option still shows its default.
+                if default and name.endswith(("Options", "Control")) \
+                        and "Default:" not in attribute.__doc__:
+                    setattr(cls, field, property(attribute.fget, attribute.fset, attribute.fdel,
+                                                 _field_doc(attribute.__doc__.rstrip(), default)))
                 continue
             text = _field_doc(doc, default)
             if text:

@@ -416,7 +416,8 @@ void BindCollisions(py::module_& m) {
       "A sphere: the capsule with a == b == center.")
       .def_readwrite("a", &Capsule::a, "One end of the segment (3 values).")
       .def_readwrite("b", &Capsule::b, "The other end of the segment (3 values).")
-      .def_readwrite("radius", &Capsule::radius);
+      .def_readwrite("radius", &Capsule::radius,
+                    "Radius of the capsule around the segment [a, b] (model length units, >= 0).");
   py::class_<LinkCapsule>(m, "LinkCapsule")
       .def(py::init([](std::string link, Capsule capsule) {
              return LinkCapsule{std::move(link), capsule};

@@ -78,7 +78,8 @@ void BindJointsAndFigure(py::module_& m) {
       .def_readwrite("parent", &Joint::parent)
       .def_readwrite("child", &Joint::child,
                      "Name of the child link (must exist in the figure).")
-      .def_readwrite("kind", &Joint::kind)
+      .def_readwrite("kind", &Joint::kind,
+                    "How the joint moves (JointKind: FIXED, REVOLUTE, PRISMATIC, SPHERICAL, FLOATING).")
       .def_property_readonly("X_PJ", [](const Joint& j) { return PoseToArray(j.X_PJ); },
                              "Pose of the joint frame J in the parent link frame P (4x4; "
                              "Parent's Lmatrix). Default: identity.")
@@ -171,7 +172,8 @@ void BindBuilders(py::module_& m) {
       });
   py::class_<LimbGeometry>(m, "LimbGeometry",
                            "The Tolani limb geometry (framework/builders.h).")
-      .def_readwrite("side", &LimbGeometry::side)
+      .def_readwrite("side", &LimbGeometry::side,
+                    "Body side of the limb (Side.LEFT or Side.RIGHT; right limbs mirror left ones in the sagittal x-z plane).")
       .def_readwrite("kind", &LimbGeometry::kind)
       .def_readwrite("upper_length", &LimbGeometry::upper_length)
       .def_readwrite("lower_length", &LimbGeometry::lower_length)
@@ -280,8 +282,10 @@ void BindUrdf(py::module_& m) {
       .def_readonly("joint", &UrdfMimic::joint,
                     "Name of the mimic joint: q[joint] = multiplier * q[leader] + offset.")
       .def_readonly("leader", &UrdfMimic::leader, "Name of the joint it follows.")
-      .def_readonly("multiplier", &UrdfMimic::multiplier)
-      .def_readonly("offset", &UrdfMimic::offset);
+      .def_readonly("multiplier", &UrdfMimic::multiplier,
+                    "The multiplier of q[joint] = multiplier * q[leader] + offset.")
+      .def_readonly("offset", &UrdfMimic::offset,
+                    "The offset of q[joint] = multiplier * q[leader] + offset (radians or length units).");
   py::class_<UrdfFigure>(m, "UrdfFigure")
       .def_readonly("figure", &UrdfFigure::figure, "The loaded Figure (a copy).")
       .def_readonly("robot_name", &UrdfFigure::robot_name)
@@ -342,12 +346,14 @@ void BindBvh(py::module_& m) {
       .def_readonly("offset", &BvhJoint::offset,
                     "OFFSET: the joint's position in its parent's frame (file units).")
       .def_readonly("first_channel", &BvhJoint::first_channel)
-      .def_readonly("num_channels", &BvhJoint::num_channels)
+      .def_readonly("num_channels", &BvhJoint::num_channels,
+                    "Number of its channels (those from first_channel on in BvhFigure.channels).")
       .def_readonly("end_sites", &BvhJoint::end_sites);
   py::class_<BvhChannel>(m, "BvhChannel")
       .def_readonly("joint", &BvhChannel::joint)
       .def_property_readonly("type",
-                             [](const BvhChannel& c) { return BvhChannelName(c.type); })
+                             [](const BvhChannel& c) { return BvhChannelName(c.type); },
+                             "The channel's name in the file: 'Xposition', ..., 'Zrotation'.")
       .def_readonly("q_index", &BvhChannel::q_index);
   py::class_<BvhFigure>(m, "BvhFigure")
       .def_readonly("figure", &BvhFigure::figure, "The skeleton as a Figure (a copy).")

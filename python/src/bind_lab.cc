@@ -247,7 +247,8 @@ void BindStudyGoals(py::module_& m) {
       .def_static("any_of", &GoalSpec::AnyOf, py::arg("parts"), py::arg("weight") = 1.0,
                   "A DisjunctiveGoal: any one of `parts` (the first is met at the "
                   "generating pose, the others at other random poses).")
-      .def_readonly("kind", &GoalSpec::kind)
+      .def_readonly("kind", &GoalSpec::kind,
+                    "The goal kind (GoalKind) the spec makes.")
       .def_readonly("site", &GoalSpec::site)
       .def("label", &GoalSpec::Label,
            "A short label, e.g. 'pose(tool0)', 'any-of(position(l), position(r))', "
@@ -263,9 +264,12 @@ void BindStudyGoals(py::module_& m) {
 void BindStudies(py::module_& m) {
   py::class_<SolverSummary>(m, "SolverSummary")
       .def_readonly("label", &SolverSummary::label, "The solver's label in the study.")
-      .def_readonly("solves", &SolverSummary::solves)
-      .def_readonly("successes", &SolverSummary::successes)
-      .def_readonly("success_rate", &SolverSummary::success_rate)
+      .def_readonly("solves", &SolverSummary::solves,
+                    "Number of solves (trials x frames).")
+      .def_readonly("successes", &SolverSummary::successes,
+                    "Solves the independent check verified.")
+      .def_readonly("success_rate", &SolverSummary::success_rate,
+                    "successes / solves.")
       .def_readonly("mean_us", &SolverSummary::mean_us)
       .def_readonly("median_us", &SolverSummary::median_us,
                     "Median time per solve over all solves, failures included, in "
@@ -274,22 +278,29 @@ void BindStudies(py::module_& m) {
                     "95th percentile of the time per solve (all solves), microseconds.")
       .def_readonly("p99_us", &SolverSummary::p99_us,
                     "99th percentile of the time per solve (all solves), microseconds.")
-      .def_readonly("mean_iterations", &SolverSummary::mean_iterations)
+      .def_readonly("mean_iterations", &SolverSummary::mean_iterations,
+                    "Mean iterations per solve.")
       .def_readonly("median_position_error", &SolverSummary::median_position_error)
-      .def_readonly("median_angle_error", &SolverSummary::median_angle_error)
+      .def_readonly("median_angle_error", &SolverSummary::median_angle_error,
+                    "Median over all solves of the largest angle error (radians; 0 when no goal has an angle part).")
       .def_readonly("false_claims", &SolverSummary::false_claims)
       .def_readonly("statuses", &SolverSummary::statuses)
       .def_readonly("rejected", &SolverSummary::rejected);
   py::class_<StudyRecord>(m, "StudyRecord")
       .def_readonly("solver", &StudyRecord::solver)
-      .def_readonly("trial", &StudyRecord::trial)
+      .def_readonly("trial", &StudyRecord::trial,
+                    "The trial's number, 0-based.")
       .def_readonly("frame", &StudyRecord::frame)
-      .def_readonly("status", &StudyRecord::status)
+      .def_readonly("status", &StudyRecord::status,
+                    "The solver's final SolveStatus.")
       .def_readonly("message", &StudyRecord::message, "The solver's message for this solve.")
       .def_readonly("claimed", &StudyRecord::claimed)
-      .def_readonly("verified", &StudyRecord::verified)
-      .def_readonly("microseconds", &StudyRecord::microseconds)
-      .def_readonly("iterations", &StudyRecord::iterations)
+      .def_readonly("verified", &StudyRecord::verified,
+                    "The independent check (goal errors recomputed from FK at q) agrees that the solve succeeded (or, with a study's accept test, that test passed).")
+      .def_readonly("microseconds", &StudyRecord::microseconds,
+                    "Wall time of the solve, microseconds.")
+      .def_readonly("iterations", &StudyRecord::iterations,
+                    "Iterations the solver reported.")
       .def_readonly("q0", &StudyRecord::q0, "The start pose of this solve (nq values).")
       .def_readonly("q", &StudyRecord::q, "The solver's answer (nq values).")
       .def_readonly("errors", &StudyRecord::errors);
@@ -300,7 +311,8 @@ void BindStudies(py::module_& m) {
       .def_readonly("records", &StudyResult::records)
       .def_readonly("summaries", &StudyResult::summaries,
                     "One SolverSummary per solver, in the study's solver order.")
-      .def_readonly("wall_seconds", &StudyResult::wall_seconds)
+      .def_readonly("wall_seconds", &StudyResult::wall_seconds,
+                    "Wall time of the whole study run, seconds.")
       .def("summary", &StudyResult::Summary, py::arg("label"),
            py::return_value_policy::reference_internal,
            "The SolverSummary with this label. Raises ValueError if none.");
@@ -381,8 +393,10 @@ void BindBenchmarkTargets(py::module_& m) {
   py::class_<Verification>(m, "Verification")
       .def_readonly("position_error", &Verification::position_error)
       .def_readonly("rotation_error", &Verification::rotation_error)
-      .def_readonly("within_limits", &Verification::within_limits)
-      .def_readonly("success", &Verification::success);
+      .def_readonly("within_limits", &Verification::within_limits,
+                    "q lies within the model's joint limits.")
+      .def_readonly("success", &Verification::success,
+                    "position_error <= tolerance, rotation_error <= tolerance and within_limits.");
   m.def("verify",
         [](const Model& model, SiteArg site, VectorNqArg q, PoseArg target,
            double tolerance) {
@@ -406,14 +420,20 @@ void BindBenchmarkRuns(py::module_& m) {
   py::class_<BenchmarkSummary>(m, "BenchmarkSummary")
       .def_readonly("robot", &BenchmarkSummary::robot, "The robot's name.")
       .def_readonly("solver", &BenchmarkSummary::solver, "The solver's name.")
-      .def_readonly("dofs", &BenchmarkSummary::dofs)
-      .def_readonly("targets", &BenchmarkSummary::targets)
+      .def_readonly("dofs", &BenchmarkSummary::dofs,
+                    "Number of coordinates of the robot (nq).")
+      .def_readonly("targets", &BenchmarkSummary::targets,
+                    "Number of targets solved.")
       .def_readonly("solve_rate", &BenchmarkSummary::solve_rate)
       .def_readonly("mean_us", &BenchmarkSummary::mean_us)
-      .def_readonly("median_us", &BenchmarkSummary::median_us)
-      .def_readonly("p95_us", &BenchmarkSummary::p95_us)
-      .def_readonly("p99_us", &BenchmarkSummary::p99_us)
-      .def_readonly("mean_iterations", &BenchmarkSummary::mean_iterations)
+      .def_readonly("median_us", &BenchmarkSummary::median_us,
+                    "Median time per solve over all targets, failures included, microseconds.")
+      .def_readonly("p95_us", &BenchmarkSummary::p95_us,
+                    "95th percentile of the time per solve (all targets), microseconds.")
+      .def_readonly("p99_us", &BenchmarkSummary::p99_us,
+                    "99th percentile of the time per solve (all targets), microseconds.")
+      .def_readonly("mean_iterations", &BenchmarkSummary::mean_iterations,
+                    "Mean iterations per solve over all targets.")
       .def_readonly("false_claims", &BenchmarkSummary::false_claims)
       .def_readonly("overruns", &BenchmarkSummary::overruns);
   m.def("run_benchmark",

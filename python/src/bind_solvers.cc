@@ -207,28 +207,38 @@ void BindSolveStatusAndResult(py::module_& m) {
         "reports).");
 
   py::class_<IterationRecord>(m, "IterationRecord")
-      .def_readonly("iteration", &IterationRecord::iteration)
+      .def_readonly("iteration", &IterationRecord::iteration,
+                    "The iteration's number.")
       .def_readonly("potential", &IterationRecord::potential)
       .def_readonly("max_position_error", &IterationRecord::max_position_error)
-      .def_readonly("max_angle_error", &IterationRecord::max_angle_error)
+      .def_readonly("max_angle_error", &IterationRecord::max_angle_error,
+                    "Largest angle error over the goals at q (radians).")
       .def_readonly("q", &IterationRecord::q, "The iterate q (nq values).")
       .def_readonly("condition_number", &IterationRecord::condition_number)
       .def_readonly("damping", &IterationRecord::damping);
 
   py::class_<Result>(m, "Result", "The outcome of one solve.")
-      .def_readonly("status", &Result::status)
-      .def_readonly("message", &Result::message)
+      .def_readonly("status", &Result::status,
+                    "How the solve ended (SolveStatus); CONVERGED when every goal is within tolerance.")
+      .def_readonly("message", &Result::message,
+                    "What happened, in words (the reason behind status).")
       .def_readonly("solver", &Result::solver)
       .def_readonly("q", &Result::q)
-      .def_readonly("iterations", &Result::iterations)
+      .def_readonly("iterations", &Result::iterations,
+                    "Iterations the solver made.")
       .def_readonly("attempts", &Result::attempts)
-      .def_readonly("function_evaluations", &Result::function_evaluations)
-      .def_readonly("jacobian_evaluations", &Result::jacobian_evaluations)
-      .def_readonly("initial_potential", &Result::initial_potential)
-      .def_readonly("final_potential", &Result::final_potential)
+      .def_readonly("function_evaluations", &Result::function_evaluations,
+                    "Evaluations of the residuals or potential.")
+      .def_readonly("jacobian_evaluations", &Result::jacobian_evaluations,
+                    "Evaluations of the Jacobian or gradient.")
+      .def_readonly("initial_potential", &Result::initial_potential,
+                    "Potential sum 1/2 w_i ||r_i||^2 at the (clamped) start pose.")
+      .def_readonly("final_potential", &Result::final_potential,
+                    "Potential sum 1/2 w_i ||r_i||^2 at the returned q.")
       .def_readonly("goal_errors", &Result::goal_errors)
       .def_readonly("constraint_errors", &Result::constraint_errors)
-      .def_readonly("wall_time_seconds", &Result::wall_time_seconds)
+      .def_readonly("wall_time_seconds", &Result::wall_time_seconds,
+                    "Wall time of the solve, seconds.")
       .def_readonly("trace", &Result::trace,
                     "One IterationRecord per iteration when the solve ran with "
                     "record_trace=True; empty otherwise.")
@@ -291,10 +301,14 @@ void BindOptimizationSolvers(py::module_& m) {
       .value("DENSE_QR", CeresOptions::LinearSolver::kDenseQr)
       .value("DENSE_NORMAL_CHOLESKY", CeresOptions::LinearSolver::kDenseNormalCholesky);
   OptionsClass<CeresOptions>(m, "CeresOptions", "Ceres trust-region options.")
-      IKLAB_FIELD(CeresOptions, common) IKLAB_FIELD(CeresOptions, method)
-      IKLAB_FIELD(CeresOptions, linear_solver) IKLAB_FIELD(CeresOptions, function_tolerance)
-      IKLAB_FIELD(CeresOptions, gradient_tolerance)
-      IKLAB_FIELD(CeresOptions, parameter_tolerance)
+      IKLAB_FIELD(CeresOptions, common) .def_readwrite("method", &CeresOptions::method,
+                     "Trust-region strategy: CeresMethod.LEVENBERG_MARQUARDT or CeresMethod.DOGLEG (Powell's dogleg).")
+      .def_readwrite("linear_solver", &CeresOptions::linear_solver,
+                     "Dense linear solver of the trust-region steps: CeresLinearSolver.DENSE_QR (QR of the Jacobian, robust for redundant arms) or DENSE_NORMAL_CHOLESKY (Cholesky of J^T J: faster, squares the condition number).") IKLAB_FIELD(CeresOptions, function_tolerance)
+      .def_readwrite("gradient_tolerance", &CeresOptions::gradient_tolerance,
+                     "Ceres' stationarity test on the max-norm of the projected gradient (>= 0); tight by default: the IK stop is the goal tolerance.")
+      .def_readwrite("parameter_tolerance", &CeresOptions::parameter_tolerance,
+                     "Ceres' stationarity test on the relative step size (>= 0); tight by default: the IK stop is the goal tolerance.")
       IKLAB_FIELD(CeresOptions, initial_trust_region_radius)
       IKLAB_FIELD(CeresOptions, stop_at_tolerance);
   SolverClass<CeresSolver, CeresOptions>(m, "CeresSolver", "Ceres nonlinear least squares.");
@@ -502,10 +516,12 @@ void BindTolaniLimbIk(py::module_& m) {
         }
         return object.cast<LimbIkOptions>();
       }))
-      IKLAB_FIELD(LimbIkOptions, respect_limits) IKLAB_FIELD(LimbIkOptions, swivel_choice)
+      IKLAB_FIELD(LimbIkOptions, respect_limits) .def_readwrite("swivel_choice", &LimbIkOptions::swivel_choice,
+                     "How to pick the swivel angle phi among the valid ones: SwivelChoice.LONGEST_ARC_MIDPOINT (midpoint of the longest valid arc, Tolani sec. 3.2.4) or CLOSEST_TO_DESIRED (the valid phi closest to desired_swivel, or to the phi of desired_elbow when use_desired_elbow).")
       IKLAB_FIELD(LimbIkOptions, desired_swivel) IKLAB_FIELD(LimbIkOptions, use_desired_elbow)
       IKLAB_FIELD(LimbIkOptions, desired_elbow) IKLAB_FIELD(LimbIkOptions, swivel_axis)
-      IKLAB_FIELD(LimbIkOptions, desired_psi) IKLAB_FIELD(LimbIkOptions, psi_choice)
+      IKLAB_FIELD(LimbIkOptions, desired_psi) .def_readwrite("psi_choice", &LimbIkOptions::psi_choice,
+                     "Partial orientation: how psi is chosen (sec. 3.3): PsiChoice.DESIRED (desired_psi), LOWEST_WRIST / HIGHEST_WRIST (Eq. 11, the psi minimizing / maximizing the wrist height up_axis . w(psi)) or CLOSEST_WRIST (Eq. 12, the psi minimizing ||w(psi) - desired_wrist||).")
       IKLAB_FIELD(LimbIkOptions, up_axis) IKLAB_FIELD(LimbIkOptions, desired_wrist)
       IKLAB_FIELD(LimbIkOptions, aiming_theta4)
       IKLAB_FIELD(LimbIkOptions, parameter_samples)
@@ -515,13 +531,17 @@ void BindTolaniLimbIk(py::module_& m) {
       .value("UNREACHABLE", LimbIkStatus::kUnreachable)
       .value("LIMITS_INFEASIBLE", LimbIkStatus::kLimitsInfeasible);
   py::class_<LimbSolution>(m, "LimbSolution")
-      .def_readonly("status", &LimbSolution::status)
+      .def_readonly("status", &LimbSolution::status,
+                    "LimbIkStatus: SOLVED, UNREACHABLE or LIMITS_INFEASIBLE.")
       .def_property_readonly("message", [](const LimbSolution& s) { return std::string(s.message); })
       .def_readonly("q", &LimbSolution::q, "theta1 ... theta7 (radians) of the answer; status and message say what it is.")
       .def_readonly("swivel", &LimbSolution::swivel)
-      .def_readonly("elbow_root", &LimbSolution::elbow_root)
-      .def_readonly("shoulder_family", &LimbSolution::shoulder_family)
-      .def_readonly("wrist_family", &LimbSolution::wrist_family)
+      .def_readonly("elbow_root", &LimbSolution::elbow_root,
+                    "Chosen elbow root (index into the roots of Eq. 5; for aiming, which crossing of the aim line with the sphere |x| = |target|, 0 the farther).")
+      .def_readonly("shoulder_family", &LimbSolution::shoulder_family,
+                    "Chosen Euler family (0 or 1) of the shoulder S1.")
+      .def_readonly("wrist_family", &LimbSolution::wrist_family,
+                    "Chosen Euler family (0 or 1) of the wrist S2.")
       .def_readonly("iterations", &LimbSolution::iterations)
       .def_readonly("reduced", &LimbSolution::reduced);
   py::class_<TolaniLimbIk>(m, "TolaniLimbIk",
@@ -569,7 +589,8 @@ void BindTolaniLimbIk(py::module_& m) {
       .value("GIVEN", TolaniLimbOptions::WristAngles::kGiven);
   OptionsClass<TolaniLimbOptions>(m, "TolaniLimbOptions", "Tolani limb solver options.")
       IKLAB_FIELD(TolaniLimbOptions, common)
-      IKLAB_FIELD(TolaniLimbOptions, ik) IKLAB_FIELD(TolaniLimbOptions, wrist)
+      IKLAB_FIELD(TolaniLimbOptions, ik) .def_readwrite("wrist", &TolaniLimbOptions::wrist,
+                     "Wrist angles of position-only and aiming goals: TolaniWristAngles.MID_LIMITS (middle of the wrist limits), START (those of q0, clamped into the bounds) or GIVEN (wrist_angles).")
       .def_readwrite("wrist_angles", &TolaniLimbOptions::wrist_angles,
                      "theta5, theta6, theta7 (radians) held by position-only and aiming "
                      "goals when wrist is TolaniWristAngles.GIVEN.")
@@ -583,8 +604,10 @@ void BindSrsArm(py::module_& m) {
   py::class_<SrsBranch>(m, "SrsBranch")
       .def_property_readonly("theta", [](const SrsBranch& b) { return Eigen::VectorXd(b.theta); })
       .def_readonly("elbow_root", &SrsBranch::elbow_root)
-      .def_readonly("shoulder_family", &SrsBranch::shoulder_family)
-      .def_readonly("wrist_family", &SrsBranch::wrist_family)
+      .def_readonly("shoulder_family", &SrsBranch::shoulder_family,
+                    "Euler family (0 or 1) of S1: the shoulder flip.")
+      .def_readonly("wrist_family", &SrsBranch::wrist_family,
+                    "Euler family (0 or 1) of S2: the wrist flip.")
       .def_readonly("within_limits", &SrsBranch::within_limits);
   py::class_<SrsSolutions>(m, "SrsSolutions")
       .def_property_readonly("num_elbow_roots", &SrsSolutions::num_elbow_roots)
@@ -799,7 +822,8 @@ void BindRegistry(py::module_& m) {
                           "minimizes, what it accepts, its paper.")
       .def_readonly("name", &SolverEntry::name)
       .def_property_readonly("family",
-                             [](const SolverEntry& e) { return SolverFamilyName(e.family); })
+                             [](const SolverEntry& e) { return SolverFamilyName(e.family); },
+                             "'optimization', 'constrained', 'differential' or 'analytic'.")
       .def_readonly("summary", &SolverEntry::summary)
       .def_readonly("accepts", &SolverEntry::accepts)
       .def_readonly("reference", &SolverEntry::reference)

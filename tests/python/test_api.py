@@ -22,9 +22,11 @@ SIGNATURE = re.compile(r"^(?:\d+\. )?\w+\(.*\)(?: -> .+)?$")
 
 
 def has_doc(obj):
-    """A docstring beyond pybind11's generated signature lines."""
+    """A docstring beyond pybind11's generated signature lines and beyond a
+    bare "Default: 0." (a default is not a meaning)."""
     lines = [line.strip() for line in (getattr(obj, "__doc__", None) or "").splitlines()]
     return any(line and not SIGNATURE.match(line) and line != "Overloaded function."
+               and not re.fullmatch(r"Default: .*\.", line)
                for line in lines)
 
 
