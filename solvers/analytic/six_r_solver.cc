@@ -11,6 +11,7 @@
 #include "framework/internal/constants.h"
 #include "solvers/analytic/subproblems.h"
 #include "solvers/internal/solve_scope.h"
+#include "solvers/internal/warm_up.h"
 
 namespace iklab {
 namespace {
@@ -753,7 +754,9 @@ void SixRAnalyticSolver::Prepare(const Problem& problem) const {
       dynamic_cast<const PositionOrientationGoal*>(problem.goals()[0].get());
   if (goal == nullptr) return;
   std::string why;
-  Arm(problem.shared_model(), goal->site(), &why);
+  if (Arm(problem.shared_model(), goal->site(), &why) != nullptr) {
+    internal::WarmUp(*this, problem);  // a closed form: cheap
+  }
 }
 
 Result Solve(const Problem& problem, const Eigen::VectorXd& q0,

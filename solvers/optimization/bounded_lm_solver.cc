@@ -14,6 +14,7 @@
 
 #include "framework/internal/check.h"
 #include "solvers/internal/solve_scope.h"
+#include "solvers/internal/warm_up.h"
 #include "solvers/optimization/internal/restart_pool.h"
 #include "solvers/optimization/internal/site_goal_kernel.h"
 #include "solvers/optimization/internal/small_cholesky.h"
@@ -1034,6 +1035,13 @@ void BoundedLmSolver::Prepare(const Problem& problem) const {
       if (m == 9) PrepareKernel<9, 7>(problem, options_);
       break;
   }
+  // The first solve's cost, paid here by one short attempt (at most 8
+  // iterations, no restarts) whose result is discarded.
+  BoundedLmOptions warm = options_;
+  warm.max_attempts = 1;
+  warm.common.max_iterations = std::min(warm.common.max_iterations, 8);
+  warm.common.record_trace = false;
+  internal::WarmUp(BoundedLmSolver(warm), problem);
 }
 
 std::unique_ptr<Solver> MakeSolver(const BoundedLmOptions& options) {

@@ -246,7 +246,7 @@ TEST_CASE("A tolerance must be finite and positive, a budget not NaN",
 }
 
 TEST_CASE(
-    "A quaternion must be finite and non-zero; a zero quaternion is "
+    "A quaternion must be finite and non-zero: a zero quaternion is "
     "never read as the identity",
     "[framework]") {
   const Eigen::Quaterniond q = CheckQuaternion(2, 0, 0, 2, "target");

@@ -13,6 +13,7 @@
 #include "framework/internal/check.h"
 #include "framework/kinematics.h"
 #include "solvers/internal/solve_scope.h"
+#include "solvers/internal/warm_up.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 
 namespace iklab {
@@ -186,7 +187,9 @@ std::shared_ptr<const TolaniLimbSolver::Setup> TolaniLimbSolver::Prepared(
 
 void TolaniLimbSolver::Prepare(const Problem& problem) const {
   std::string why;
-  Prepared(problem, &why);
+  if (Prepared(problem, &why) != nullptr) {
+    internal::WarmUp(*this, problem);  // a closed form: cheap
+  }
 }
 
 namespace {
