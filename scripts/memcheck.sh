@@ -5,8 +5,8 @@
 # Two shards in parallel (one per core of a 2-core CI machine); the heavy
 # analytic sweeps (10,000 poses each, pure arithmetic on stack values) and
 # the [slow] tests are left to the ordinary and sanitizer runs, and so are the
-# two wall-clock tests of time budgets (a 10,000-joint chain, restarts; valgrind runs
-# ~50 times slower).
+# [wallclock] tests of time budgets (a 10,000-joint chain, restarts: valgrind
+# runs ~50 times slower).
 #
 # Usage: scripts/memcheck.sh BUILD/tests/iklab_tests
 set -uo pipefail
@@ -17,7 +17,7 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
 shards=(
-  "[solvers]~[slow]~[analytic]~[study]~Bounded LM on a 10*~Restarts stop at their time budget*"
+  "[solvers]~[slow]~[analytic]~[study]~[wallclock]"
   "[study]~[slow]"
 )
 pids=()

@@ -147,7 +147,7 @@ TEST_CASE("The benchmark's pose solvers report a chain without coordinates "
 
 TEST_CASE("Bounded LM on a 10,000-joint chain stops near a 5 ms budget, and "
           "long chains still converge with the long-chain step",
-          "[solvers]") {
+          "[solvers][wallclock]") {
   const auto model = testing::SpatialChain(10000, 0.001, 3.0);
   Problem problem(model);
   problem.AddGoal(std::make_shared<PositionOrientationGoal>(
@@ -183,7 +183,7 @@ TEST_CASE("Bounded LM on a 10,000-joint chain stops near a 5 ms budget, and "
 }
 
 TEST_CASE("Restarts stop at their time budget on an unreachable goal",
-          "[solvers]") {
+          "[solvers][wallclock]") {
   const auto model = testing::PlanarArm({15, 10, 5}, Eigen::Vector3d::Zero(),
                                         -2.0, 2.0);
   Problem problem(model);
