@@ -71,6 +71,35 @@ def _solver_repr(solver):
     return f"<iklab.{type(solver).__name__} '{solver.name}'>"
 
 
+def _study_to_pandas(result):
+    """The per-solve numbers of a study as a pandas DataFrame, one row per
+    solve with the columns of the study's trials.csv: solver (its label),
+    trial, frame, status (its name), claimed, success, within_bounds,
+    iterations, evaluations, attempts, each goal's errors and targets, each
+    hard constraint's violations, q_<coordinate> (the answer; NaN where the
+    solver returned no usable pose), microseconds and message. Raises
+    ImportError when pandas is not installed (e.g. apt install
+    python3-pandas)."""
+    import pandas as pd
+
+    arrays = result.arrays()
+    q = arrays.pop("q")
+    arrays.pop("q0")
+    labels = np.array(result.solver_labels, dtype=object)
+    arrays["solver"] = pd.Categorical(labels[arrays["solver"]],
+                                      categories=result.solver_labels)
+    arrays["status"] = solve_status_name(arrays["status"])
+    study = getattr(result, "study", None)
+    names = (list(study.model.dof_names) if study is not None
+             else [str(i) for i in range(q.shape[1])])
+    columns = {}
+    for name, values in arrays.items():
+        if name == "microseconds":  # trials.csv puts q before the time
+            columns.update({f"q_{dof}": q[:, i] for i, dof in enumerate(names)})
+        columns[name] = values
+    return pd.DataFrame(columns)
+
+
 def install(namespace):
     """Puts the conveniences into the package namespace."""
     namespace["solve_status_name"] = solve_status_name
@@ -80,3 +109,4 @@ def install(namespace):
     _iklab.Problem.__repr__ = _problem_repr
     _iklab.BatchResult.__repr__ = _batch_result_repr
     _iklab.Solver.__repr__ = _solver_repr
+    _iklab.StudyResult.to_pandas = _study_to_pandas

@@ -260,101 +260,6 @@ void BindStudyGoals(py::module_& m) {
       .value("PREVIOUS_TRIAL", StartPose::kPreviousTrial);
 }
 
-// Studies: records, per-solver summaries, results, and run_study.
-void BindStudies(py::module_& m) {
-  py::class_<SolverSummary>(m, "SolverSummary")
-      .def_readonly("label", &SolverSummary::label, "The solver's label in the study.")
-      .def_readonly("solves", &SolverSummary::solves,
-                    "Number of solves (trials x frames).")
-      .def_readonly("successes", &SolverSummary::successes,
-                    "Solves the independent check verified.")
-      .def_readonly("success_rate", &SolverSummary::success_rate,
-                    "successes / solves.")
-      .def_readonly("mean_us", &SolverSummary::mean_us)
-      .def_readonly("median_us", &SolverSummary::median_us,
-                    "Median time per solve over all solves, failures included, in "
-                    "microseconds.")
-      .def_readonly("p95_us", &SolverSummary::p95_us,
-                    "95th percentile of the time per solve (all solves), microseconds.")
-      .def_readonly("p99_us", &SolverSummary::p99_us,
-                    "99th percentile of the time per solve (all solves), microseconds.")
-      .def_readonly("mean_iterations", &SolverSummary::mean_iterations,
-                    "Mean iterations per solve.")
-      .def_readonly("median_position_error", &SolverSummary::median_position_error)
-      .def_readonly("median_angle_error", &SolverSummary::median_angle_error,
-                    "Median over all solves of the largest angle error (radians; 0 when no goal has an angle part).")
-      .def_readonly("false_claims", &SolverSummary::false_claims)
-      .def_readonly("statuses", &SolverSummary::statuses)
-      .def_readonly("rejected", &SolverSummary::rejected);
-  py::class_<StudyRecord>(m, "StudyRecord")
-      .def_readonly("solver", &StudyRecord::solver)
-      .def_readonly("trial", &StudyRecord::trial,
-                    "The trial's number, 0-based.")
-      .def_readonly("frame", &StudyRecord::frame)
-      .def_readonly("status", &StudyRecord::status,
-                    "The solver's final SolveStatus.")
-      .def_readonly("message", &StudyRecord::message, "The solver's message for this solve.")
-      .def_readonly("claimed", &StudyRecord::claimed)
-      .def_readonly("verified", &StudyRecord::verified,
-                    "The independent check (goal errors recomputed from FK at q) agrees that the solve succeeded (or, with a study's accept test, that test passed).")
-      .def_readonly("microseconds", &StudyRecord::microseconds,
-                    "Wall time of the solve, microseconds.")
-      .def_readonly("iterations", &StudyRecord::iterations,
-                    "Iterations the solver reported.")
-      .def_readonly("q0", &StudyRecord::q0, "The start pose of this solve (nq values).")
-      .def_readonly("q", &StudyRecord::q, "The solver's answer (nq values).")
-      .def_readonly("errors", &StudyRecord::errors);
-  py::class_<StudyResult>(m, "StudyResult")
-      .def_readonly("goal_labels", &StudyResult::goal_labels,
-                    "The label of each goal of trial 0's problem, in the order of "
-                    "StudyRecord.errors.")
-      .def_readonly("records", &StudyResult::records)
-      .def_readonly("summaries", &StudyResult::summaries,
-                    "One SolverSummary per solver, in the study's solver order.")
-      .def_readonly("wall_seconds", &StudyResult::wall_seconds,
-                    "Wall time of the whole study run, seconds.")
-      .def("summary", &StudyResult::Summary, py::arg("label"),
-           py::return_value_policy::reference_internal,
-           "The SolverSummary with this label. Raises ValueError if none.");
-  m.def("study_solver_labels", [] {
-    std::vector<std::string> labels;
-    for (const StudySolver& s : EverySolver()) labels.push_back(s.label);
-    return labels;
-  }, "The labels run_study accepts (every solver with the studies' options).");
-  m.def("run_study",
-        [](std::shared_ptr<Model> model, std::vector<GoalSpec> goals,
-           std::vector<std::string> solvers, int trials, std::uint64_t seed, int threads,
-           StartPose start, double time_budget_seconds, double position_tolerance,
-           double angle_tolerance, bool respect_limits, double tikhonov,
-           double joint_centre_bias, std::string name) {
-          Study study;
-          study.name = std::move(name);
-          study.model = std::move(model);
-          study.goals = std::move(goals);
-          study.solvers = solvers.empty() ? EverySolver() : Solvers(solvers);
-          study.trials = trials;
-          study.seed = seed;
-          study.threads = threads;
-          study.start = start;
-          study.time_budget_seconds = time_budget_seconds;
-          study.position_tolerance = position_tolerance;
-          study.angle_tolerance = angle_tolerance;
-          study.respect_limits = respect_limits;
-          study.regularization = {tikhonov, joint_centre_bias};
-          study.Validate();
-          py::gil_scoped_release release;
-          return RunStudy(study);
-        },
-        py::arg("model"), py::arg("goals"), py::arg("solvers") = std::vector<std::string>{},
-        py::arg("trials") = 100, py::arg("seed") = 1, py::arg("threads") = 1,
-        py::arg("start") = StartPose::kRandom, py::arg("time_budget_seconds") = 0.005,
-        py::arg("position_tolerance") = 1e-5, py::arg("angle_tolerance") = 1e-5,
-        py::arg("respect_limits") = true, py::arg("tikhonov") = 0.0,
-        py::arg("joint_centre_bias") = 0.0, py::arg("name") = "study",
-        "Runs a study (lab/study.h): random reachable targets for `goals`, every "
-        "listed solver (default: all) on the same trials.");
-}
-
 // The benchmark protocol: robots, targets and the independent check.
 void BindBenchmarkTargets(py::module_& m) {
   py::class_<BenchmarkRobot>(m, "BenchmarkRobot")
@@ -500,7 +405,7 @@ void BindBenchmarkRuns(py::module_& m) {
 void BindLab(py::module_& m) {
   BindDataAndExperiments(m);
   BindStudyGoals(m);
-  BindStudies(m);
+  BindStudies(m);  // bind_study.cc
   BindBenchmarkTargets(m);
   BindBenchmarkRuns(m);
 }

@@ -88,6 +88,9 @@ void BindFramework(py::module_& m);
 void BindConstraints(py::module_& m);
 void BindSolvers(py::module_& m);
 void BindLab(py::module_& m);
+/// Studies (lab/study.h) with Python scenarios, solver factories, accept
+/// tests and claims; called by BindLab after the goal specifications.
+void BindStudies(py::module_& m);
 void BindReach(py::module_& m);
 
 /// A C-contiguous float64 view of `object` (no copy when it already is one;
