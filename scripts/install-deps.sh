@@ -13,6 +13,7 @@ packages=(
   coinor-libipopt-dev libnlopt-cxx-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel
+  python3-nbclient python3-ipykernel
   libhdf5-dev libopenmpi-dev openmpi-bin
   libcmark-dev libtinygltf-dev libjs-three chromium nodejs
 )
