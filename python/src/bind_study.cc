@@ -489,19 +489,19 @@ void BindStudyRecordsAndResults(py::module_& m) {
 // The names in signatures of the callables and results below.
 struct ScenarioName {
   static constexpr auto name = py::detail::const_name(
-      "typing.Callable[[TrialContext], Problem | Trial] | None");
+      "Callable[[TrialContext], Problem | Trial] | None");
 };
 struct FactoryName {
   static constexpr auto name =
-      py::detail::const_name("typing.Callable[[SolveOptions, Trial], Solver]");
+      py::detail::const_name("Callable[[SolveOptions, Trial], Solver]");
 };
 struct AcceptName {
   static constexpr auto name =
-      py::detail::const_name("typing.Callable[[StudyRecord], bool] | None");
+      py::detail::const_name("Callable[[StudyRecord], bool] | None");
 };
 struct ClaimsName {
   static constexpr auto name =
-      py::detail::const_name("typing.Callable[[StudyResult], list[Claim]] | None");
+      py::detail::const_name("Callable[[StudyResult], list[Claim]] | None");
 };
 struct SolversName {
   static constexpr auto name = py::detail::const_name("list[str | StudySolver]");
