@@ -164,7 +164,7 @@ Scenario PythonScenario(const std::string& study, const py::object& scenario) {
       PythonTrialContext python_context{
           std::const_pointer_cast<Model>(context.model), context.index, context.start,
           py::module_::import("numpy.random").attr("default_rng")(seed)};
-      return TrialFromPython((*held)(python_context), context.model);
+      return TrialFromPython((*held)(py::cast(std::move(python_context))), context.model);
     });
   };
 }
@@ -185,7 +185,9 @@ StudySolver PythonStudySolver(std::string label, const py::object& make,
                                                   const Trial& trial) {
     std::shared_ptr<Solver> made =
         CallWithGil(what + " at trial " + std::to_string(trial.index), [&] {
-          const py::object answer = (*held)(common, trial);
+          // Copies: the callable may keep what it is given.
+          const py::object answer = (*held)(py::cast(common, py::return_value_policy::copy),
+                                            py::cast(trial, py::return_value_policy::copy));
           if (!py::isinstance<Solver>(answer)) {
             throw std::invalid_argument(
                 "must return an iklab solver (e.g. iklab.BoundedLmSolver(common=common)), got " +
@@ -203,7 +205,7 @@ std::function<bool(const StudyRecord&)> PythonAccept(const std::string& study,
   const std::string what = "study '" + study + "': " + CallbackName("accept", accept);
   return [what, held = HoldPyObject(accept)](const StudyRecord& record) {
     return CallWithGil(what + " at trial " + std::to_string(record.trial), [&] {
-      const py::object answer = (*held)(record);
+      const py::object answer = (*held)(py::cast(record, py::return_value_policy::copy));
       if (answer.is_none()) throw std::invalid_argument("must return a bool, got None");
       return py::bool_(answer).cast<bool>();
     });
@@ -764,7 +766,10 @@ void BindStudyClass(py::module_& m) {
   StudyCallableProperty<ScenarioArg>(
       c, "scenario", &PythonStudy::scenario,
       "None (GoalSpecs in `goals`) or scenario(context: TrialContext) -> Problem | "
-      "Trial: makes trial context.index on context.model from context.rng alone.");
+      "Trial: makes trial context.index on context.model from context.rng alone. "
+      "Make new goals in each call: the solves of earlier trials may still be "
+      "reading the goals it returned, so a goal kept and changed between calls "
+      "would change under them.");
   StudyCallableProperty<AcceptArg>(
       c, "accept", &PythonStudy::accept,
       "None (the built-in check: claimed, goal errors recomputed from FK within "

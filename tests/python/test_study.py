@@ -67,18 +67,22 @@ def test_a_solver_factory_and_an_accept_test_written_in_python(panda):
     made, accepted = [], []
 
     def make_dls(common, trial):
-        made.append((trial.index, common.time_budget_seconds))
+        made.append((trial, common))  # kept after the call: copies
         assert trial.q_generator.shape == (panda.nq,)
         return iklab.DampedLeastSquaresSolver(common=common, max_iterations=2)
 
     def accept(record):
-        accepted.append(record.trial)
+        accepted.append(record)  # kept after the call: the record is a copy
         return bool(record.errors[0].position < 1.0)  # a loose test of our own
 
     study = make_study(panda, solvers=[iklab.StudySolver("dls-2", make_dls)], accept=accept)
     result = study.run()
-    assert sorted(index for index, _ in made) == sorted(list(range(12)) + [0])  # + the traced re-run
-    assert sorted(accepted) == list(range(12))
+    # Once per trial, and trial 0 once more for its convergence curve.
+    assert sorted(trial.index for trial, _ in made) == sorted(list(range(12)) + [0])
+    assert all(common.time_budget_seconds == 0.0 for _, common in made)
+    assert all(trial.problem.goals[0].target.shape == (4, 4) for trial, _ in made)
+    assert sorted(record.trial for record in accepted) == list(range(12))
+    assert all(record.q.shape == (panda.nq,) for record in accepted)
     # The accept test replaced the built-in check: two DLS iterations do not
     # converge, yet every solve within 1 m counts as a success.
     arrays = result.arrays()
