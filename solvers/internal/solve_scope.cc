@@ -108,6 +108,15 @@ SolveScope::SolveScope(const Problem& problem, const Eigen::VectorXd& q0,
   constraint_errors_.reserve(problem.equality_constraints().size() +
                              problem.inequality_constraints().size());
   result_.message = "Solving.";
+  if (problem.num_residuals() == 0 && !problem.has_constraints()) {
+    // No goal and no constraint: the start pose is the answer. Deciding it
+    // here keeps every back end away from 0-row Jacobians, which some
+    // factorizations (damped least squares' eigen-solver) do not survive.
+    result_ = Finish(start_, SolveStatus::kConverged,
+                     "nothing to solve: the problem has no goals and no "
+                     "constraints; the start pose is returned");
+    ok_ = false;
+  }
 }
 
 void SolveScope::SetInitialPotential(double potential) {

@@ -76,6 +76,8 @@ class SolveScope {
 
   /// Validates q0 (size, finite), options and the problem's bounds. On
   /// failure, `result()` is already final with kInvalidInput and ok() false.
+  /// A problem with no goals and no constraints is final at once too:
+  /// kConverged at start(), ok() false, so no solver runs on it.
   /// On success creates the workspace. Result::initial_potential is set by
   /// the solver (SetInitialPotential, when its first evaluation gives it
   /// anyway) or else by Finish, so no evaluation is spent on it here.

@@ -165,10 +165,6 @@ Result Solve(const Problem& problem, const Eigen::VectorXd& q0,
   if (!options.IsValid(&why)) return scope.Reject(why);
   const int nq = problem.nq();
   Eigen::VectorXd q = scope.start();
-  if (problem.num_residuals() == 0 || nq == 0) {
-    return scope.Finish(q, SolveStatus::kConverged, "nothing to solve");
-  }
-
   const bool long_chain = nq > CeresOptions::kMaxDenseCoordinates;
   if (long_chain && options.method == CeresOptions::Method::kDogleg) {
     return scope.Finish(

@@ -124,6 +124,24 @@ TEST_CASE("Registry: every solver solves or refuses a two-link arm goal",
   }
 }
 
+// A problem with no goals and no constraints has nothing to solve: every
+// solver returns the start pose as converged (damped least squares used to
+// crash on the 0-row Jacobian).
+TEST_CASE("Registry: every solver returns the start of a problem with no goals",
+          "[registry]") {
+  auto model = std::make_shared<const Model>(PlanarChain({15, 10}).Compile());
+  const Problem problem(model);
+  const Eigen::VectorXd q0 = Eigen::Vector2d(0.3, 0.6);
+  for (const StudySolver& s : EverySolver()) {
+    INFO(s.label);
+    const Result r = s.make(SolverNamed(s.label).defaults, Trial(model))
+                         ->Solve(problem, q0);
+    CHECK(r.status == SolveStatus::kConverged);
+    CHECK(r.q == q0);
+    CHECK_THAT(r.message, Contains("no goals"));
+  }
+}
+
 TEST_CASE("Registry: the benchmark, reach and studies use the registry's names",
           "[registry]") {
   for (const BenchmarkSolver& b : PoseSolvers()) {
