@@ -214,8 +214,7 @@ std::shared_ptr<const Model> LoadRobot(const BenchmarkRobot& robot,
                                        const std::string& joint_limits) {
   std::shared_ptr<const Model> model;
   try {
-    // iklab does not enforce mimic relations: a chain with a mimic joint
-    // is refused (file:line), never solved as if the joint were free.
+    // Mimic joints are enforced: the model's coordinates are the free ones.
     UrdfFigure urdf = LoadUrdfChain(robot.urdf_path, robot.base_link,
                                     robot.tip_link,
                                     SolvingUrdfOptions(joint_limits));

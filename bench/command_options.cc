@@ -64,7 +64,7 @@ CLI::Validator NumberIn(double lower, double upper, bool open_lower) {
 
 UrdfOptions SolvingUrdfOptions(const std::string& joint_limits) {
   UrdfOptions options;
-  options.mimic = UrdfMimicPolicy::kReject;
+  options.mimic = UrdfMimicPolicy::kEnforce;
   options.soft_limits = joint_limits == "hard" ? UrdfSoftLimits::kIgnore
                                                : UrdfSoftLimits::kNarrow;
   return options;

@@ -33,9 +33,9 @@ CLI::Validator IntegerIn(std::int64_t lower, std::int64_t upper);
 CLI::Validator ThreadCount();
 
 /// The URDF options of every subcommand that solves a chain (bench, reach):
-/// mimic joints refused (UrdfMimicPolicy::kReject, with the file and line)
-/// — iklab does not enforce a mimic relation, so a chain with one is never
-/// solved as if its joints were independent — and the joint limits of
+/// mimic joints enforced (UrdfMimicPolicy::kEnforce: solved on the free
+/// coordinates, each answer verified with the full joint vector) and the
+/// joint limits of
 /// `joint_limits` ("hard": <limit> only; else narrowed to
 /// <safety_controller> soft limits).
 UrdfOptions SolvingUrdfOptions(const std::string& joint_limits);

@@ -80,14 +80,16 @@ std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
 
 Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
                                     const Eigen::VectorXd& q) {
+  const Eigen::VectorXd q_full =
+      q.size() == model.nq_full() ? q : model.FullConfiguration(q);
   std::vector<Eigen::Isometry3d, Eigen::aligned_allocator<Eigen::Isometry3d>>
       X_W(model.num_steps());
   for (int i = 0; i < model.num_steps(); ++i) {
     Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
     if (model.kind(i) == StepKind::kRevolute) {
-      motion = Eigen::AngleAxisd(q[model.dof(i)], model.axis(i));
+      motion = Eigen::AngleAxisd(q_full[model.full_dof(i)], model.axis(i));
     } else if (model.kind(i) == StepKind::kPrismatic) {
-      motion = Eigen::Translation3d(q[model.dof(i)] * model.axis(i));
+      motion = Eigen::Translation3d(q_full[model.full_dof(i)] * model.axis(i));
     }
     const Eigen::Isometry3d parent = model.parent(i) < 0
                                          ? Eigen::Isometry3d::Identity()
@@ -97,22 +99,47 @@ Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
   return X_W[model.site_step(site)] * model.X_FS(site);
 }
 
+double MimicRelationError(const Model& model, const Eigen::VectorXd& q_full) {
+  double error = 0.0;
+  for (const Model::MimicRelation& r : model.mimics()) {
+    error = std::max(error, std::abs(q_full[r.joint] -
+                                     (r.multiplier * q_full[r.leader] +
+                                      r.offset)));
+  }
+  return error;
+}
+
+bool FullWithinLimits(const Model& model, const Eigen::VectorXd& q_full) {
+  return q_full.size() == model.nq_full() &&
+         (q_full.array() >=
+          model.full_lower().array() - kMimicRelationTolerance)
+             .all() &&
+         (q_full.array() <=
+          model.full_upper().array() + kMimicRelationTolerance)
+             .all();
+}
+
 Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
                     const Eigen::Isometry3d& target, double tolerance) {
   Verification v;
   if (q.size() != model.nq() || !q.allFinite()) {
-    v.position_error = v.rotation_error = kInfinity;
+    v.position_error = v.rotation_error = v.mimic_error = kInfinity;
     return v;
   }
-  const Eigen::Isometry3d reached = ReferenceSitePose(model, site, q);
+  const Eigen::VectorXd q_full = model.FullConfiguration(q);
+  v.mimic_error = MimicRelationError(model, q_full);
+  const Eigen::Isometry3d reached = ReferenceSitePose(model, site, q_full);
   v.position_error =
       (target.translation() - reached.translation()).cwiseAbs().maxCoeff();
   const Eigen::AngleAxisd rotation(target.linear() *
                                    reached.linear().transpose());
   v.rotation_error = (rotation.angle() * rotation.axis()).cwiseAbs().maxCoeff();
-  v.within_limits = model.WithinLimits(q, 0.0);
+  // Each joint's own limits on the full vector (the mimics' limits were
+  // intersected onto their leaders), and the free coordinates' box.
+  v.within_limits =
+      model.WithinLimits(q, 0.0) && FullWithinLimits(model, q_full);
   v.success = v.position_error <= tolerance && v.rotation_error <= tolerance &&
-              v.within_limits;
+              v.within_limits && v.mimic_error <= kMimicRelationTolerance;
   return v;
 }
 
@@ -370,7 +397,10 @@ void WriteOutcomesCsv(const std::string& path, const Model& model,
   if (!append) {
     file << "target,solver,status,success,microseconds,iterations,"
             "position_error,rotation_error,within_limits";
-    for (int i = 0; i < model.nq(); ++i) file << "," << model.dof_name(i);
+    // The answer as the full joint vector (mimic joints included).
+    for (int i = 0; i < model.nq_full(); ++i) {
+      file << "," << model.full_dof_name(i);
+    }
     file << "\n";
   }
   for (size_t k = 0; k < outcomes.size(); ++k) {
@@ -379,7 +409,12 @@ void WriteOutcomesCsv(const std::string& path, const Model& model,
          << o.success << "," << o.microseconds << "," << o.iterations << ","
          << o.check.position_error << "," << o.check.rotation_error << ","
          << o.check.within_limits;
-    for (Eigen::Index i = 0; i < o.q.size(); ++i) file << "," << o.q[i];
+    if (o.q.size() == model.nq()) {
+      const Eigen::VectorXd q_full = model.FullConfiguration(o.q);
+      for (Eigen::Index i = 0; i < q_full.size(); ++i) file << "," << q_full[i];
+    } else {
+      for (Eigen::Index i = 0; i < o.q.size(); ++i) file << "," << o.q[i];
+    }
     file << "\n";
   }
   if (!file) throw std::runtime_error(internal::CannotWrite(path));

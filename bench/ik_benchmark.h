@@ -17,6 +17,13 @@
 /// (ReferenceSitePose: plain Eigen AngleAxis products over the model, none of
 /// the optimized kinematics code) and a limits check; a claimed success that
 /// fails the check counts as a failure and is reported.
+///
+/// Mimic joints. Solvers answer in the model's free coordinates; the check
+/// expands them to the full joint vector (Model::FullConfiguration), verifies
+/// every declared relation q_joint = a·q_leader + b on it, runs the
+/// independent FK on it (every joint its own angle) and checks every joint,
+/// mimics included, against its own limits. The per-target CSV reports the
+/// full joint vector.
 
 #include <cstdint>
 #include <functional>
@@ -57,11 +64,30 @@ std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
                                              int count, std::uint64_t seed,
                                              SeedMode mode);
 
-/// Pose of `site` at q computed independently of kinematics.cc: a plain
+/// Pose of `site` computed independently of kinematics.cc: a plain
 /// recursion over the model's steps with Eigen AngleAxis/Translation
-/// products. For verification, not speed.
+/// products, each step turned by its own entry of the full joint vector.
+/// For verification, not speed.
+/// @param q the full joint vector (model.nq_full() entries), or the free
+///   coordinates (model.nq()), which are first expanded by
+///   Model::FullConfiguration (the same vector when there are no mimics).
 Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
                                     const Eigen::VectorXd& q);
+
+/// Largest violation |q_full[joint] − (a·q_full[leader] + b)| of the model's
+/// declared mimic relations (model.mimics()); 0 without mimic joints.
+double MimicRelationError(const Model& model, const Eigen::VectorXd& q_full);
+
+/// A relation holds when MimicRelationError ≤ this (rad or model length
+/// units): q_full is computed from the composed relation, so the declared
+/// one holds up to the rounding of a few products.
+inline constexpr double kMimicRelationTolerance = 1e-9;
+
+/// True when every entry of the full joint vector lies within its joint's own
+/// limits (Model::full_lower/full_upper), up to kMimicRelationTolerance:
+/// a free coordinate on a limit that a mimic's limit put there, (l − b)/a,
+/// gives back a·q + b within rounding of l, not exactly l.
+bool FullWithinLimits(const Model& model, const Eigen::VectorXd& q_full);
 
 /// Independent verification of one answer.
 struct Verification {
@@ -69,7 +95,10 @@ struct Verification {
   double position_error = 0.0;
   /// Largest component of the rotation vector of R_target R_reachedᵀ (rad).
   double rotation_error = 0.0;
+  /// Every joint of the full joint vector within its own limits.
   bool within_limits = false;
+  /// MimicRelationError of the full joint vector.
+  double mimic_error = 0.0;
   bool success = false;
 };
 
@@ -160,6 +189,7 @@ struct TargetOutcome {
   /// The solver's message when it reported kInvalidInput (empty otherwise).
   std::string invalid_input;
   Verification check;
+  /// The answer in free coordinates (the model's q).
   Eigen::VectorXd q;
 };
 

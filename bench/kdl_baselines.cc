@@ -65,6 +65,12 @@ KdlChain MakeKdlChain(const Model& model, int site) {
                          " is out of range; the model has ", model.num_sites(),
                          " sites");
   }
+  if (model.has_mimics()) {
+    ThrowInvalidArgument("MakeKdlChain: joint '",
+                         model.full_dof_joint(model.mimics()[0].joint),
+                         "' is a mimic joint; a KDL chain has independent "
+                         "joints only");
+  }
   std::vector<int> path;  // root → site
   for (int step = model.site_step(site); step >= 0; step = model.parent(step)) {
     path.insert(path.begin(), step);

@@ -7,8 +7,11 @@
 //                          differential IK step or one potential+gradient
 //                          evaluation of a single goal
 // on 3-D serial chains of 3, 7, 30, 100 and 1000 revolute joints, Tolani's
-// 7-DOF arm (framework/builders.h) and the 53-DOF human figure (FK + the
-// Jacobians of its five end-effector sites).
+// 7-DOF arm (framework/builders.h), the 53-DOF human figure (FK + the
+// Jacobians of its five end-effector sites), and URDF chains loaded as
+// `iklab bench` loads them (RobotFixture: 0 the Panda, 1 the iiwa 14, 2
+// data/mimic/four_bar.urdf, 3 free coordinates and 2 mimic joints, the
+// cost of the mimic path of FK and the Jacobian).
 //
 // Models are built once per fixture (as Pinocchio's benchmark/model-fixture
 // does); results are kept alive with DoNotOptimize/ClobberMemory. Run a
@@ -43,6 +46,8 @@
 #include "framework/figure.h"
 #include "framework/kinematics.h"
 #include "framework/model.h"
+#include "framework/urdf_loader.h"
+#include "lab/data.h"
 #include "solvers/optimization/internal/site_goal_kernel.h"
 
 namespace iklab {
@@ -201,6 +206,28 @@ class HumanFigureFixture : public KinematicsFixture {
   }
 };
 
+class RobotFixture : public KinematicsFixture {
+ public:
+  void SetUp(const benchmark::State& state) override {
+    struct Chain {
+      const char* file;
+      const char* base;
+      const char* tip;
+    };
+    static const Chain kChains[] = {
+        {"robots/panda.urdf", "panda_link0", "panda_hand"},
+        {"robots/iiwa14.urdf", "base", "iiwa_link_ee"},
+        {"mimic/four_bar.urdf", "base_link", "tool_tip"}};
+    const Chain& c = kChains[state.range(0)];
+    Build(LoadUrdfChain((DataDirectory() / c.file).string(), c.base, c.tip)
+              .figure,
+          {c.tip});
+  }
+};
+
+BENCHMARK_DEFINE_F(RobotFixture, KinematicsFkAndJacobian)
+(benchmark::State& state) { TimeFkAndJacobians(state); }
+
 BENCHMARK_DEFINE_F(SerialChainFixture, KinematicsForward)
 (benchmark::State& state) { TimeForwardKinematics(state); }
 BENCHMARK_DEFINE_F(SerialChainFixture, KinematicsJacobian)
@@ -262,6 +289,7 @@ BENCHMARK_REGISTER_F(TolaniArmFixture, KinematicsForward);
 BENCHMARK_REGISTER_F(TolaniArmFixture, KinematicsFkAndJacobian);
 BENCHMARK_REGISTER_F(HumanFigureFixture, KinematicsForward);
 BENCHMARK_REGISTER_F(HumanFigureFixture, KinematicsFkAndJacobians);
+BENCHMARK_REGISTER_F(RobotFixture, KinematicsFkAndJacobian)->DenseRange(0, 2);
 
 }  // namespace
 }  // namespace iklab

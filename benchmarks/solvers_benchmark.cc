@@ -216,7 +216,7 @@ BENCHMARK(BM_Ipopt7Dof)
 // The shipped robot's chain, loaded as `iklab bench` loads it.
 std::shared_ptr<const Model> RobotModel(const BenchmarkRobot& robot) {
   UrdfOptions urdf_options;
-  urdf_options.mimic = UrdfMimicPolicy::kReject;
+  urdf_options.mimic = UrdfMimicPolicy::kEnforce;
   return std::make_shared<const Model>(
       LoadUrdfChain(robot.urdf_path, robot.base_link, robot.tip_link,
                     urdf_options)

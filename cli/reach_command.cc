@@ -117,8 +117,7 @@ struct Chain {
 
 Chain LoadChain(const ReachCommandOptions& o) {
   Chain chain;
-  // Mimic joints refused as in the benchmark (the map would treat them as
-  // independent joints).
+  // Mimic joints enforced as in the benchmark.
   const UrdfOptions urdf_options = SolvingUrdfOptions(o.joint_limits);
   std::string path;
   if (!o.urdf.empty()) {

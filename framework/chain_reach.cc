@@ -54,8 +54,11 @@ ChainReach ComputeChainReach(const Model& model, int site,
     const int step = path[p];
     if (p > first) radius += model.X_PJ(step).translation().norm();
     if (model.kind(step) == StepKind::kPrismatic) {
+      // The step moves by a·q_i + b (a mimic joint; 1 and 0 otherwise).
       const int i = model.dof(step);
-      const double travel = std::max(std::abs(lower[i]), std::abs(upper[i]));
+      const double a = model.dof_scale(step), b = model.dof_offset(step);
+      const double travel =
+          std::max(std::abs(a * lower[i] + b), std::abs(a * upper[i] + b));
       if (!std::isfinite(travel)) {
         reach.radius = std::numeric_limits<double>::infinity();
         reach.unbounded = StrCat("prismatic coordinate '", model.dof_name(i),

@@ -1,5 +1,6 @@
 #include "framework/figure.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -13,6 +14,7 @@ namespace iklab {
 
 using internal::FormatVector;
 using internal::ThrowInvalidArgument;
+using MimicRelation = Model::MimicRelation;
 
 const char* JointKindName(JointKind kind) {
   switch (kind) {
@@ -77,7 +79,8 @@ Figure::Figure(const Figure& other)
       link_index_(other.link_index_),
       joint_names_(other.joint_names_),
       site_names_(other.site_names_),
-      sites_(other.sites_) {}
+      sites_(other.sites_),
+      mimics_(other.mimics_) {}
 
 Figure& Figure::operator=(const Figure& other) {
   if (this == &other) return *this;
@@ -88,6 +91,7 @@ Figure& Figure::operator=(const Figure& other) {
   joint_names_.swap(copy.joint_names_);
   site_names_.swap(copy.site_names_);
   sites_.swap(copy.sites_);
+  mimics_.swap(copy.mimics_);
   return *this;
 }
 
@@ -221,6 +225,75 @@ void Figure::AddSite(const Site& site) {
 
 namespace {
 
+// The joint named `name`, or null.
+const Joint* FindJoint(const FigureGraph::Graph& graph,
+                       const std::string& name) {
+  for (auto e : boost::make_iterator_range(boost::edges(graph))) {
+    if (graph[e].joint.name == name) return &graph[e].joint;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void Figure::AddMimic(const Mimic& mimic) {
+  const std::string owner = "AddMimic: joint '" + mimic.joint + "'";
+  const auto check_joint = [&](const std::string& name, const char* role) {
+    const Joint* joint = FindJoint(graph_->graph, name);
+    if (joint == nullptr) {
+      ThrowInvalidArgument(owner, ": unknown ", role, " joint '", name,
+                           "' (add both joints before the mimic relation)");
+    }
+    if (joint->kind != JointKind::kRevolute &&
+        joint->kind != JointKind::kPrismatic) {
+      ThrowInvalidArgument(owner, ": ", role, " joint '", name, "' is ",
+                           JointKindName(joint->kind),
+                           "; a mimic relation joins two revolute or "
+                           "prismatic joints");
+    }
+  };
+  check_joint(mimic.joint, "mimic");
+  check_joint(mimic.leader, "leader");
+  if (mimic.joint == mimic.leader) {
+    ThrowInvalidArgument(owner, " cannot mimic itself");
+  }
+  if (!std::isfinite(mimic.multiplier) || mimic.multiplier == 0.0 ||
+      !std::isfinite(mimic.offset)) {
+    ThrowInvalidArgument(owner, " mimics '", mimic.leader,
+                         "' with multiplier ", mimic.multiplier,
+                         " and offset ", mimic.offset,
+                         "; the multiplier must be finite and nonzero (a "
+                         "zero multiplier is a fixed joint) and the offset "
+                         "finite");
+  }
+  for (const Mimic& m : mimics_) {
+    if (m.joint == mimic.joint) {
+      ThrowInvalidArgument(owner, " already mimics '", m.leader, "'");
+    }
+  }
+  // Each joint has at most one leader, so following leaders from the new
+  // leader either ends at a free joint or comes back to this joint: a cycle.
+  std::string cycle = "'" + mimic.joint + "' -> '" + mimic.leader + "'";
+  for (std::string at = mimic.leader;;) {
+    const Mimic* next = nullptr;
+    for (const Mimic& m : mimics_) {
+      if (m.joint == at) next = &m;
+    }
+    if (next == nullptr) break;
+    cycle += " -> '" + next->leader + "'";
+    if (next->leader == mimic.joint) {
+      ThrowInvalidArgument(owner, ": the mimic relations form a cycle ",
+                           cycle,
+                           "; at least one joint of a mimic group must be "
+                           "free (remove one of these relations)");
+    }
+    at = next->leader;
+  }
+  mimics_.push_back(mimic);
+}
+
+namespace {
+
 // Records the depth-first discovery order and reports the first edge that
 // closes a cycle.
 class TreeVisitor : public boost::default_dfs_visitor {
@@ -257,6 +330,95 @@ std::vector<FigureGraph::Graph::vertex_descriptor> DepthFirstOrder(
 }
 
 }  // namespace
+
+// Splits the full joint vector into free coordinates and mimics (model.h):
+// fills the free coordinates' names, steps and limits, and each step's
+// coordinate, scale and offset. The relations were checked by AddMimic
+// (known one-coordinate joints, no cycle, finite nonzero multipliers).
+void Figure::ResolveMimics(const std::vector<int>& full_step, Model* m) const {
+  const int n_full = static_cast<int>(full_step.size());
+  std::unordered_map<std::string, int> full_of_joint;
+  for (int i = 0; i < n_full; ++i) full_of_joint[m->full_joints_[i]] = i;
+  // The declared relation of each full coordinate, or −1.
+  std::vector<int> relation(n_full, -1);
+  for (const Mimic& mimic : mimics_) {
+    const int joint = full_of_joint.at(mimic.joint);
+    relation[joint] = static_cast<int>(m->mimics_.size());
+    m->mimics_.push_back({joint, full_of_joint.at(mimic.leader),
+                          mimic.multiplier, mimic.offset});
+  }
+  // Free coordinates keep their depth-first order.
+  std::vector<int> free_of_full(n_full, -1);
+  for (int i = 0; i < n_full; ++i) {
+    if (relation[i] >= 0) continue;
+    free_of_full[i] = m->nq_++;
+    m->dof_names_.push_back(m->full_names_[i]);
+    m->dof_joint_.push_back(m->full_joints_[i]);
+    m->dof_step_.push_back(full_step[i]);
+  }
+  m->lower_.resize(m->nq_);
+  m->upper_.resize(m->nq_);
+  m->full_source_.resize(n_full);
+  m->full_scale_.resize(n_full);
+  m->full_offset_.resize(n_full);
+  for (int i = 0; i < n_full; ++i) {
+    // q_i = a q_root + b, composed along the chain of leaders:
+    // a_i (a q_root + b) + b_i.
+    double a = 1.0, b = 0.0;
+    int root = i;
+    while (relation[root] >= 0) {
+      const MimicRelation& r = m->mimics_[relation[root]];
+      b = a * r.offset + b;
+      a = a * r.multiplier;
+      root = r.leader;
+    }
+    if (!std::isfinite(a) || a == 0.0 || !std::isfinite(b)) {
+      ThrowInvalidArgument("mimic joint '", m->full_joints_[i],
+                           "': following its chain of leaders to '",
+                           m->full_joints_[root], "' gives multiplier ", a,
+                           " and offset ", b,
+                           "; expected a finite nonzero multiplier and a "
+                           "finite offset");
+    }
+    const int k = free_of_full[root];
+    m->full_source_[i] = k;
+    m->full_scale_[i] = a;
+    m->full_offset_[i] = b;
+  }
+  // Limits: the free coordinate's own, intersected with each follower's
+  // lower <= a q + b <= upper, i.e. q in [(lower − b)/a, (upper − b)/a],
+  // the ends swapped when a < 0.
+  for (int i = 0; i < n_full; ++i) {
+    if (relation[i] < 0) {
+      m->lower_[free_of_full[i]] = m->full_lower_[i];
+      m->upper_[free_of_full[i]] = m->full_upper_[i];
+    }
+  }
+  for (int i = 0; i < n_full; ++i) {
+    if (relation[i] < 0) continue;
+    const int k = m->full_source_[i];
+    const double a = m->full_scale_[i], b = m->full_offset_[i];
+    double lo = (m->full_lower_[i] - b) / a, hi = (m->full_upper_[i] - b) / a;
+    if (a < 0.0) std::swap(lo, hi);
+    const double old_lo = m->lower_[k], old_hi = m->upper_[k];
+    m->lower_[k] = std::max(old_lo, lo);
+    m->upper_[k] = std::min(old_hi, hi);
+    if (!(m->lower_[k] <= m->upper_[k])) {
+      ThrowInvalidArgument(
+          "mimic joint '", m->full_joints_[i], "' (q = ", a, " q_",
+          m->dof_names_[k], " + ", b, ", limits [", m->full_lower_[i], ", ",
+          m->full_upper_[i], "]) allows '", m->dof_names_[k], "' only in [",
+          lo, ", ", hi, "], which does not meet its range [", old_lo, ", ",
+          old_hi, "]; fix the limits or the relation");
+    }
+  }
+  for (int step = 0; step < static_cast<int>(m->full_dof_.size()); ++step) {
+    const int i = m->full_dof_[step];
+    m->dof_.push_back(i < 0 ? -1 : m->full_source_[i]);
+    m->dof_scale_.push_back(i < 0 ? 1.0 : m->full_scale_[i]);
+    m->dof_offset_.push_back(i < 0 ? 0.0 : m->full_offset_[i]);
+  }
+}
 
 void Figure::Validate() const {
   // AddJoint already guarantees at most one parent per link and none for the
@@ -298,7 +460,8 @@ Model Figure::Compile() const {
   const auto order = DepthFirstOrder(graph_->graph, root_, &unused);
 
   std::vector<int> vertex_step(boost::num_vertices(graph_->graph), -1);
-  auto add_step = [&m](int parent, StepKind kind, const Eigen::Vector3d& axis,
+  std::vector<int> full_step;  // the step of each full coordinate
+  auto add_step = [&m, &full_step](int parent, StepKind kind, const Eigen::Vector3d& axis,
                        const Eigen::Isometry3d& X_PJ) {
     m.parent_.push_back(parent);
     m.kind_.push_back(kind);
@@ -310,10 +473,12 @@ Model Figure::Compile() const {
     m.axis_.push_back(axis);
     m.X_PJ_.push_back(X_PJ);
     m.pure_translation_.push_back(X_PJ.linear() == Eigen::Matrix3d::Identity());
-    m.dof_.push_back(kind == StepKind::kFixed ? -1 : m.nq_);
+    // Numbered in the full joint vector first; free coordinates below.
+    m.full_dof_.push_back(kind == StepKind::kFixed
+                              ? -1
+                              : static_cast<int>(full_step.size()));
     if (kind != StepKind::kFixed) {
-      m.dof_step_.push_back(static_cast<int>(m.parent_.size()) - 1);
-      ++m.nq_;
+      full_step.push_back(static_cast<int>(m.parent_.size()) - 1);
     }
     return static_cast<int>(m.parent_.size()) - 1;
   };
@@ -322,8 +487,8 @@ Model Figure::Compile() const {
                            std::initializer_list<const char*> suffixes) {
     int i = 0;
     for (const char* suffix : suffixes) {
-      m.dof_names_.push_back(j.name + suffix);
-      m.dof_joint_.push_back(j.name);
+      m.full_names_.push_back(j.name + suffix);
+      m.full_joints_.push_back(j.name);
       lower.push_back(j.lower[i]);
       upper.push_back(j.upper[i]);
       ++i;
@@ -380,8 +545,9 @@ Model Figure::Compile() const {
     m.link_names_.push_back(graph_->graph[v].name);
     m.link_step_.push_back(step);
   }
-  m.lower_ = Eigen::Map<const Eigen::VectorXd>(lower.data(), lower.size());
-  m.upper_ = Eigen::Map<const Eigen::VectorXd>(upper.data(), upper.size());
+  m.full_lower_ = Eigen::Map<const Eigen::VectorXd>(lower.data(), lower.size());
+  m.full_upper_ = Eigen::Map<const Eigen::VectorXd>(upper.data(), upper.size());
+  ResolveMimics(full_step, &m);
 
   for (const Site& s : sites_) {
     m.site_names_.push_back(s.name);

@@ -60,6 +60,19 @@ class Figure {
   ///   link, or a non-finite / non-rigid X_LS.
   void AddSite(const Site& site);
 
+  /// Declares that joint `mimic.joint` follows joint `mimic.leader`:
+  /// q_joint = multiplier * q_leader + offset (see Mimic). The compiled Model
+  /// drops the mimic joint's coordinate from its free coordinates, places it
+  /// from the leader, and limits the leader so that both joints stay within
+  /// their own limits. A leader that is itself a mimic is resolved
+  /// transitively (q_c = a_c (a_b q_a + b_b) + b_c).
+  /// @throws std::invalid_argument naming the joint if either joint is
+  ///   unknown (add both joints first), either is not revolute or prismatic,
+  ///   the joint already has a mimic relation, the joint is its own leader
+  ///   or the relation closes a cycle of mimics (the cycle is listed), or the
+  ///   multiplier is zero or not finite or the offset not finite.
+  void AddMimic(const Mimic& mimic);
+
   /// Checks the global structure: the graph is a tree rooted at the root link
   /// (every other link has exactly one parent joint, no cycle, every link
   /// reachable from the root).
@@ -74,6 +87,8 @@ class Figure {
   int num_links() const;
   int num_joints() const;
   const std::vector<Site>& sites() const { return sites_; }
+  /// The mimic relations, in the order they were added.
+  const std::vector<Mimic>& mimics() const { return mimics_; }
   /// The underlying graph, read-only (for analyses with Boost.Graph
   /// algorithms; include framework/figure_graph.h).
   const FigureGraph& graph() const { return *graph_; }
@@ -83,6 +98,7 @@ class Figure {
   using Vertex = std::size_t;
   Vertex LinkVertex(const std::string& name, const char* role,
                     const std::string& owner) const;
+  void ResolveMimics(const std::vector<int>& full_step, Model* m) const;
 
   // Never null (a moved-from Figure is a copy: there is no move).
   std::unique_ptr<FigureGraph> graph_;
@@ -91,6 +107,7 @@ class Figure {
   std::unordered_map<std::string, int> joint_names_;
   std::unordered_map<std::string, int> site_names_;
   std::vector<Site> sites_;
+  std::vector<Mimic> mimics_;
 };
 
 }  // namespace iklab

@@ -70,6 +70,24 @@ struct Joint {
   Joint& WithLimits(double lo, double hi);
 };
 
+/// A mimic relation (URDF `<mimic>`, Pinocchio's mimic joints): the
+/// coordinate of revolute or prismatic joint `joint` is not free but follows
+/// the coordinate of `leader`,
+///
+///     q_joint = multiplier * q_leader + offset,
+///
+/// so the compiled Model has one coordinate fewer (see Model). Both joints
+/// must have one coordinate; units follow the joints (rad or length), so a
+/// prismatic joint may follow a revolute one.
+struct Mimic {
+  std::string joint;
+  std::string leader;
+  /// Finite and nonzero (a zero multiplier is a fixed joint).
+  double multiplier = 1.0;
+  /// Finite.
+  double offset = 0.0;
+};
+
 /// A named point/frame rigidly attached to a link: end effectors, elbow
 /// points, aim axes. Several per figure, on any link (not only leaves).
 struct Site {

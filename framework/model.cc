@@ -82,6 +82,25 @@ bool Model::WithinLimits(const Eigen::Ref<const Eigen::VectorXd>& q,
   return true;
 }
 
+void Model::FullConfiguration(const Eigen::Ref<const Eigen::VectorXd>& q,
+                              Eigen::Ref<Eigen::VectorXd> q_full) const {
+  if (q.size() != nq_ || q_full.size() != nq_full()) {
+    ThrowInvalidArgument("FullConfiguration: expected q of size ", nq_,
+                         " and q_full of size ", nq_full(), ", got ", q.size(),
+                         " and ", q_full.size());
+  }
+  for (int i = 0; i < nq_full(); ++i) {
+    q_full[i] = full_scale_[i] * q[full_source_[i]] + full_offset_[i];
+  }
+}
+
+Eigen::VectorXd Model::FullConfiguration(
+    const Eigen::Ref<const Eigen::VectorXd>& q) const {
+  Eigen::VectorXd q_full(nq_full());
+  FullConfiguration(q, q_full);
+  return q_full;
+}
+
 Data::Data(const Model& model)
     : X_W_(model.num_steps(), Eigen::Isometry3d::Identity()) {}
 

@@ -21,6 +21,18 @@
 /// (Parent Fig. 5.4), a floating joint six. Each link of the figure is the
 /// frame of its joint's last step. Step 0 is the root link, fixed at the world
 /// origin.
+///
+/// Free coordinates and the full joint vector. A mimic joint (Figure::AddMimic,
+/// URDF `<mimic>`) has no coordinate of its own: its step turns by
+/// a·q[dof(i)] + b, where dof(i) is its leader's coordinate and a, b are
+/// dof_scale(i), dof_offset(i) (1 and 0 for every other step). So q, nq(),
+/// lower()/upper() and dof_name() are the FREE coordinates, the variables
+/// every solver works on; a Jacobian column of a leader carries a times the
+/// mimic step's column (chain rule, kinematics.h). The full joint vector —
+/// one entry per joint coordinate, mimics included, in depth-first order —
+/// is what a user's robot reports; FullConfiguration() makes it from q, with
+/// full_dof_name() naming its entries. Without mimic joints both are the
+/// same vector.
 
 #include <string>
 #include <vector>
@@ -46,6 +58,16 @@ using AlignedVector = std::vector<T, Eigen::aligned_allocator<T>>;
 /// Immutable compiled figure. Create with Figure::Compile().
 class Model {
  public:
+  /// A mimic relation as declared, in full-vector indices:
+  /// q_full[joint] = multiplier * q_full[leader] + offset (the leader may
+  /// itself be a mimic; the model resolves the chain).
+  struct MimicRelation {
+    int joint = -1;
+    int leader = -1;
+    double multiplier = 1.0;
+    double offset = 0.0;
+  };
+
   /// Number of joint coordinates (the length of q).
   int nq() const { return nq_; }
   /// Number of elementary steps (frames), including the root.
@@ -57,8 +79,16 @@ class Model {
   int parent(int step) const { return parent_[step]; }
   StepKind kind(int step) const { return kind_[step]; }
   AxisKind axis_kind(int step) const { return axis_kind_[step]; }
-  /// Index into q, or −1 for a fixed step.
+  /// Index into q (the free coordinates) of the coordinate that drives the
+  /// step, or −1 for a fixed step. For a mimic joint's step: its leader's.
   int dof(int step) const { return dof_[step]; }
+  /// The step's joint value is dof_scale(step) * q[dof(step)] +
+  /// dof_offset(step): 1 and 0 except on a mimic joint's step.
+  double dof_scale(int step) const { return dof_scale_[step]; }
+  double dof_offset(int step) const { return dof_offset_[step]; }
+  /// Index of the step's coordinate in the full joint vector, or −1 for a
+  /// fixed step.
+  int full_dof(int step) const { return full_dof_[step]; }
   const Eigen::Vector3d& axis(int step) const { return axis_[step]; }
   const Eigen::Isometry3d& X_PJ(int step) const { return X_PJ_[step]; }
   /// True when X_PJ's rotation is the identity (FK then skips a 3×3 product).
@@ -76,6 +106,35 @@ class Model {
   const Eigen::VectorXd& upper() const { return upper_; }
   /// True when coordinate i has finite lower and upper limits.
   bool bounded(int i) const;
+
+  // The full joint vector, indexed 0 … nq_full() − 1 (see the file comment).
+  /// True when some joint is a mimic (then nq_full() > nq()).
+  bool has_mimics() const { return !mimics_.empty(); }
+  /// Length of the full joint vector: nq() plus one per mimic joint.
+  int nq_full() const { return static_cast<int>(full_names_.size()); }
+  /// Name of full coordinate i (as dof_name()).
+  const std::string& full_dof_name(int i) const { return full_names_[i]; }
+  /// Name of the figure joint that owns full coordinate i.
+  const std::string& full_dof_joint(int i) const { return full_joints_[i]; }
+  /// q_full[i] = full_scale(i) * q[full_source(i)] + full_offset(i).
+  int full_source(int i) const { return full_source_[i]; }
+  double full_scale(int i) const { return full_scale_[i]; }
+  double full_offset(int i) const { return full_offset_[i]; }
+  /// Each joint's own limits, mimic joints included (lower()/upper() are
+  /// these intersected onto the free coordinates).
+  const Eigen::VectorXd& full_lower() const { return full_lower_; }
+  const Eigen::VectorXd& full_upper() const { return full_upper_; }
+  /// The mimic relations as declared.
+  const std::vector<MimicRelation>& mimics() const { return mimics_; }
+  /// Writes the full joint vector of free coordinates q into q_full.
+  /// Allocation-free.
+  /// @throws std::invalid_argument if q does not have nq() entries or
+  ///   q_full not nq_full().
+  void FullConfiguration(const Eigen::Ref<const Eigen::VectorXd>& q,
+                         Eigen::Ref<Eigen::VectorXd> q_full) const;
+  /// The full joint vector of q (allocates).
+  Eigen::VectorXd FullConfiguration(
+      const Eigen::Ref<const Eigen::VectorXd>& q) const;
 
   // Links and sites.
   const std::string& link_name(int link) const { return link_names_[link]; }
@@ -113,6 +172,9 @@ class Model {
   std::vector<StepKind> kind_;
   std::vector<AxisKind> axis_kind_;
   std::vector<int> dof_;
+  std::vector<double> dof_scale_;
+  std::vector<double> dof_offset_;
+  std::vector<int> full_dof_;
   std::vector<char> pure_translation_;  // not vector<bool>: read per FK step
   AlignedVector<Eigen::Vector3d> axis_;
   AlignedVector<Eigen::Isometry3d> X_PJ_;
@@ -122,6 +184,15 @@ class Model {
   std::vector<std::string> dof_joint_;
   Eigen::VectorXd lower_;
   Eigen::VectorXd upper_;
+
+  std::vector<std::string> full_names_;
+  std::vector<std::string> full_joints_;
+  std::vector<int> full_source_;
+  std::vector<double> full_scale_;
+  std::vector<double> full_offset_;
+  Eigen::VectorXd full_lower_;
+  Eigen::VectorXd full_upper_;
+  std::vector<MimicRelation> mimics_;
 
   std::vector<std::string> link_names_;
   std::vector<int> link_step_;

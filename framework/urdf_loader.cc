@@ -671,6 +671,20 @@ void AddMimics(const XmlIndex& index, const urdf::ModelInterface& model,
       report.Fail(file.lines[i], "joint '", in.name,
                   "': <mimic> multiplier and offset must be finite");
     }
+    if (options.mimic == UrdfMimicPolicy::kEnforce) {
+      if (!kept.joints.count(leader)) {
+        report.Fail(file.lines[i], "joint '", in.name, "' mimics joint '",
+                    leader, "', which is not in the loaded chain ",
+                    options.base_link, " -> ", options.tip_link,
+                    "; choose a chain that contains '", leader,
+                    "' or ends before '", in.name,
+                    "' (or load with UrdfMimicPolicy::kIndependent)");
+      }
+      WithLine(report, file.lines[i], [&] {
+        result->figure.AddMimic({in.name, leader, in.mimic->multiplier,
+                                 in.mimic->offset});
+      });
+    }
     result->mimics.push_back(
         {in.name, leader, in.mimic->multiplier, in.mimic->offset});
   }

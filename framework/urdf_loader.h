@@ -40,9 +40,14 @@
 /// UrdfSoftLimits::kIgnore keeps the hard `<limit>` range.
 ///
 /// Mimic joints (`<mimic joint=... multiplier=... offset=...>`) are by default
-/// kept as independent coordinates; each one is listed in UrdfFigure::mimics
-/// so that a caller can impose q_joint = multiplier * q_leader + offset
-/// itself. UrdfOptions::mimic = kReject refuses them instead.
+/// enforced (UrdfMimicPolicy::kEnforce): the figure declares
+/// q_joint = multiplier * q_leader + offset (Figure::AddMimic), so the
+/// compiled Model has no coordinate for the mimic joint and places it from
+/// its leader (model.h). The leader must be in the loaded figure (in chain
+/// mode: on the path base → tip). Each relation is also listed in
+/// UrdfFigure::mimics. kIndependent keeps the mimic joints as independent
+/// coordinates (the caller imposes the relation itself, or not); kReject
+/// refuses them.
 ///
 /// Whole tree or chain. By default the whole tree is loaded, rooted at the
 /// URDF root link. With a base and a tip link (LoadUrdfChain, or
@@ -77,6 +82,12 @@ namespace iklab {
 
 /// What to do with URDF mimic joints.
 enum class UrdfMimicPolicy {
+  /// Declare each relation on the figure (Figure::AddMimic): the mimic joint
+  /// follows its leader and is not a free coordinate. An error names the
+  /// file, line and joint when the leader is not in the loaded figure, when
+  /// the relations form a cycle, or when the multiplier is zero or not
+  /// finite.
+  kEnforce,
   /// Keep each mimic joint as an independent coordinate and list the relation
   /// in UrdfFigure::mimics.
   kIndependent,
@@ -108,14 +119,14 @@ struct UrdfOptions {
   /// link of the loaded figure. In chain mode the tip always gets one. A name
   /// that is not a link of the loaded figure is an error.
   std::vector<std::string> site_links;
-  UrdfMimicPolicy mimic = UrdfMimicPolicy::kIndependent;
+  UrdfMimicPolicy mimic = UrdfMimicPolicy::kEnforce;
   /// Soft limits narrow `<limit>` by default, as MoveIt and TRAC-IK do.
   UrdfSoftLimits soft_limits = UrdfSoftLimits::kNarrow;
 };
 
 /// A mimic relation found in the file: q[joint] = multiplier * q[leader] +
-/// offset. Only listed for mimic joints that are in the loaded figure (the
-/// leader may have been dropped in chain mode).
+/// offset. Only listed for mimic joints that are in the loaded figure (with
+/// kIndependent the leader may have been dropped in chain mode).
 struct UrdfMimic {
   std::string joint;
   std::string leader;

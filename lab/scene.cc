@@ -513,11 +513,11 @@ json SceneFigureJson(const Model& model, const std::string& name,
   }
   json steps = json::array();
   for (int step = 0; step < model.num_steps(); ++step) {
-    const int dof = model.dof(step);
+    const int dof = model.full_dof(step);
     const bool fixed = model.kind(step) == StepKind::kFixed;
     const Eigen::Vector3d axis =
         fixed ? Eigen::Vector3d::Zero() : Eigen::Vector3d(model.axis(step));
-    steps.push_back({{"name", dof >= 0 ? model.dof_name(dof) : link_of_step[step]},
+    steps.push_back({{"name", dof >= 0 ? model.full_dof_name(dof) : link_of_step[step]},
                      {"parent", step == 0 ? -1 : model.parent(step)},
                      {"kind", StepKindName(model.kind(step))},
                      {"axis", Vec(axis)},

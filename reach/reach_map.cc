@@ -107,9 +107,11 @@ namespace {
 // the position difference, by the benchmark's independent FK.
 bool VerifiedPosition(const Model& model, int site, const Eigen::VectorXd& q,
                       const Eigen::Vector3d& target, double tolerance) {
-  const Eigen::Isometry3d X = ReferenceSitePose(model, site, q);
+  const Eigen::VectorXd q_full = model.FullConfiguration(q);
+  const Eigen::Isometry3d X = ReferenceSitePose(model, site, q_full);
   return (target - X.translation()).cwiseAbs().maxCoeff() <= tolerance &&
-         model.WithinLimits(q);
+         model.WithinLimits(q) && FullWithinLimits(model, q_full) &&
+         MimicRelationError(model, q_full) <= kMimicRelationTolerance;
 }
 
 }  // namespace
@@ -261,6 +263,13 @@ std::uint64_t ReachTask::Fingerprint() const {
     h.Add(static_cast<std::int64_t>(m.kind(s)));
     h.Add(m.X_PJ(s).matrix().data(), 16 * sizeof(double));
     h.Add(m.axis(s).data(), 3 * sizeof(double));
+  }
+  // Mimic relations (only when there are some, so that the fingerprints of
+  // models without them stay what they were).
+  for (int s = 0; m.has_mimics() && s < m.num_steps(); ++s) {
+    h.Add(static_cast<std::int64_t>(m.dof(s)));
+    h.Add(m.dof_scale(s));
+    h.Add(m.dof_offset(s));
   }
   for (int i = 0; i < m.nq(); ++i) {
     h.Add(m.lower()[i]);

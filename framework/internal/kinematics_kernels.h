@@ -240,32 +240,75 @@ inline Eigen::Vector3d WorldAxis(const Rotation& R_WJ, AxisKind kind,
   return R_WJ * axis;
 }
 
-/// Calls fn(dof, v, w) for every coordinate that moves the point p_WQ fixed
-/// on step `step`, with [v; w] that coordinate's column of the geometric
-/// Jacobian (kinematics.h): revolute [a × (p_WQ − o); a], prismatic [a; 0],
-/// a the world axis of the step and o its world origin. Coordinates not
-/// visited have zero columns. Goals write their chain-rule product
+/// Calls fn(dof, v, w) once for every coordinate that moves the point p_WQ
+/// fixed on step `step`, with [v; w] that coordinate's column of the
+/// geometric Jacobian (kinematics.h): revolute [a × (p_WQ − o); a], prismatic
+/// [a; 0], a the world axis of the step and o its world origin. Coordinates
+/// not visited have zero columns. Goals write their chain-rule product
 /// ∂r/∂q = M_v J_v + M_ω J_ω straight into their output this way, with no
 /// scratch Jacobian. The cross product is taken on Vec3 (the same
 /// arithmetic as Eigen's, so the same bits; FK + the 6 × 7 site Jacobian
 /// ~119 → ~115 ns).
+///
+/// Mimic joints (model.h): a step turned by a·q[k] + b contributes
+/// a·[v; w] to column k (chain rule, ∂(a q_k + b)/∂q_k = a), and a
+/// coordinate that drives several steps on the path (a leader and its
+/// mimics) is still visited once, with the sum of their columns, so a
+/// callback may assign its column rather than add to it.
 /// @pre ForwardKinematics() has run on `data`; 0 ≤ step < num_steps().
 template <typename Fn>
 void ForEachJacobianColumn(const Model& model, const Data& data, int step,
                            const Eigen::Vector3d& p_WQ, Fn&& fn) {
   const Vec3 p = ToVec3(p_WQ);
-  for (int i = step; i > 0; i = model.parent(i)) {
-    const int dof = model.dof(i);
-    if (dof < 0) continue;
+  // The unscaled column [v; w] of moving step i.
+  const auto column = [&](int i, Vec3* v, Vec3* w) {
     const Eigen::Isometry3d& X_WJ = data.X_W(i);
     const Vec3 a = ToVec3(
         WorldAxis(X_WJ.linear(), model.axis_kind(i), model.axis(i)));
     if (model.kind(i) == StepKind::kPrismatic) {
-      fn(dof, ToEigen(a), Eigen::Vector3d::Zero().eval());
+      *v = a;
+      *w = {0.0, 0.0, 0.0};
     } else {
       const Vec3 arm{p.x - X_WJ(0, 3), p.y - X_WJ(1, 3), p.z - X_WJ(2, 3)};
-      fn(dof, ToEigen(Cross(a, arm)), ToEigen(a));
+      *v = Cross(a, arm);
+      *w = a;
     }
+  };
+  if (!model.has_mimics()) {
+    for (int i = step; i > 0; i = model.parent(i)) {
+      const int dof = model.dof(i);
+      if (dof < 0) continue;
+      Vec3 v, w;
+      column(i, &v, &w);
+      if (model.kind(i) == StepKind::kPrismatic) {
+        fn(dof, ToEigen(v), Eigen::Vector3d::Zero().eval());
+      } else {
+        fn(dof, ToEigen(v), ToEigen(w));
+      }
+    }
+    return;
+  }
+  // With mimics: at the step of a coordinate nearest the tip, sum the scaled
+  // columns of every step on the path it drives; skip its other steps. The
+  // paths are short (tens of steps), so the quadratic walk costs less than
+  // a workspace would.
+  for (int i = step; i > 0; i = model.parent(i)) {
+    const int dof = model.dof(i);
+    if (dof < 0) continue;
+    bool visited = false;
+    for (int k = step; k != i && !visited; k = model.parent(k)) {
+      visited = model.dof(k) == dof;
+    }
+    if (visited) continue;
+    Vec3 v{0.0, 0.0, 0.0}, w{0.0, 0.0, 0.0};
+    for (int k = i; k > 0; k = model.parent(k)) {
+      if (model.dof(k) != dof) continue;
+      Vec3 vk, wk;
+      column(k, &vk, &wk);
+      v = Add(v, Scale(vk, model.dof_scale(k)));
+      w = Add(w, Scale(wk, model.dof_scale(k)));
+    }
+    fn(dof, ToEigen(v), ToEigen(w));
   }
 }
 

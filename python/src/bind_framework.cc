@@ -113,6 +113,18 @@ void BindJointsAndFigure(py::module_& m) {
       .def("add_site", &Figure::AddSite, py::arg("site"),
            "Adds a named Site on an existing link. Raises ValueError for an empty or "
            "taken name, an unknown link, or a non-finite / non-rigid X_LS.")
+      .def("add_mimic",
+           [](Figure& f, std::string joint, std::string leader, double multiplier,
+              double offset) {
+             f.AddMimic({std::move(joint), std::move(leader), multiplier, offset});
+           },
+           py::arg("joint"), py::arg("leader"), py::arg("multiplier") = 1.0,
+           py::arg("offset") = 0.0,
+           "Declares q[joint] = multiplier * q[leader] + offset: the compiled Model "
+           "has no coordinate for `joint` (see Model.full_configuration). Raises "
+           "ValueError (naming the joint) for an unknown or not revolute/prismatic "
+           "joint, a second relation on a joint, a cycle of mimics, or a zero or "
+           "non-finite multiplier.")
       .def("validate", &Figure::Validate,
            "Checks the global structure: exactly one root (the root link), every "
            "other link has exactly one parent joint, no cycle, every link reachable "
@@ -273,6 +285,7 @@ void BindDenavitHartenberg(py::module_& m) {
 // URDF.
 void BindUrdf(py::module_& m) {
   py::enum_<UrdfMimicPolicy>(m, "UrdfMimicPolicy")
+      .value("ENFORCE", UrdfMimicPolicy::kEnforce)
       .value("INDEPENDENT", UrdfMimicPolicy::kIndependent)
       .value("REJECT", UrdfMimicPolicy::kReject);
   py::enum_<UrdfSoftLimits>(m, "UrdfSoftLimits")
@@ -291,8 +304,8 @@ void BindUrdf(py::module_& m) {
       .def_readonly("robot_name", &UrdfFigure::robot_name)
       .def_readonly("source", &UrdfFigure::source)
       .def_readonly("mimics", &UrdfFigure::mimics,
-                    "The mimic relations (UrdfMimic) of mimic joints in the loaded figure, "
-                    "kept as independent coordinates; impose them yourself.")
+                    "The mimic relations (UrdfMimic) of mimic joints in the loaded figure "
+                    "(enforced by the figure unless loaded with mimic=INDEPENDENT).")
       .def_readonly("dropped_joints", &UrdfFigure::dropped_joints)
       .def_readonly("soft_limited_joints", &UrdfFigure::soft_limited_joints)
       .def("compile", [](const UrdfFigure& u) { return Compile(u.figure); },
@@ -317,7 +330,7 @@ void BindUrdf(py::module_& m) {
         },
         py::arg("path"), py::arg("base_link") = "", py::arg("tip_link") = "",
         py::arg("site_links") = std::vector<std::string>{},
-        py::arg("mimic") = UrdfMimicPolicy::kIndependent,
+        py::arg("mimic") = UrdfMimicPolicy::kEnforce,
         py::arg("soft_limits") = UrdfSoftLimits::kNarrow,
         "Reads a URDF file; base_link/tip_link cut out a chain (the tip gets a "
         "site named after it).");
@@ -333,7 +346,7 @@ void BindUrdf(py::module_& m) {
         },
         py::arg("xml"), py::arg("source_name") = "<string>", py::arg("base_link") = "",
         py::arg("tip_link") = "", py::arg("site_links") = std::vector<std::string>{},
-        py::arg("mimic") = UrdfMimicPolicy::kIndependent,
+        py::arg("mimic") = UrdfMimicPolicy::kEnforce,
         py::arg("soft_limits") = UrdfSoftLimits::kNarrow,
         "load_urdf from XML text; source_name names it in error messages.");
 }
@@ -381,7 +394,9 @@ void BindModel(py::module_& m) {
   py::class_<Model, std::shared_ptr<Model>>(
       m, "Model",
       "The compiled, immutable kinematic model (flat arrays in depth-first order).")
-      .def_property_readonly("nq", &Model::nq)
+      .def_property_readonly("nq", &Model::nq,
+                             "Number of free coordinates (the length of q); a mimic "
+                             "joint has none of its own.")
       .def_property_readonly("num_steps", &Model::num_steps)
       .def_property_readonly("num_sites", &Model::num_sites, "Number of sites.")
       .def_property_readonly("num_links", &Model::num_links, "Number of links.")
@@ -397,6 +412,29 @@ void BindModel(py::module_& m) {
         return names;
       }, "Name of each coordinate: the joint name, with '.0/.1/.2' (spherical) or "
          "'.tx/.ty/.tz/.rz/.ry/.rx' (floating) for multi-DOF joints.")
+      .def_property_readonly("has_mimics", &Model::has_mimics,
+                             "True if some joint mimics another (then nq_full > nq).")
+      .def_property_readonly("nq_full", &Model::nq_full,
+                             "Length of the full joint vector: nq plus one per mimic "
+                             "joint.")
+      .def_property_readonly("full_dof_names", [](const Model& model) {
+        std::vector<std::string> names;
+        for (int i = 0; i < model.nq_full(); ++i) {
+          names.push_back(model.full_dof_name(i));
+        }
+        return names;
+      }, "Name of each entry of the full joint vector (every joint, mimics included).")
+      .def_property_readonly("full_lower", &Model::full_lower,
+                             "Each joint's own lower limit (nq_full values).")
+      .def_property_readonly("full_upper", &Model::full_upper,
+                             "Each joint's own upper limit (nq_full values).")
+      .def("full_configuration",
+           [](const Model& model, VectorNqArg q) {
+             return model.FullConfiguration(ToVector(q, "q", model.nq()));
+           },
+           py::arg("q"),
+           "The full joint vector (nq_full values, named by full_dof_names) of the "
+           "free coordinates q: each mimic joint as multiplier * q[leader] + offset.")
       .def_property_readonly("site_names", [](const Model& model) {
         std::vector<std::string> names;
         for (int i = 0; i < model.num_sites(); ++i) names.push_back(model.site_name(i));

@@ -153,6 +153,12 @@ std::shared_ptr<const SixRArm> SixRArm::Create(const Model& model, int site,
                   model.nq());
     return nullptr;
   }
+  if (model.has_mimics()) {
+    *why = StrCat(where, "the model has mimic joints (e.g. '",
+                  model.full_dof_joint(model.mimics()[0].joint),
+                  "'); the closed form is for six independent joints");
+    return nullptr;
+  }
   std::shared_ptr<SixRArm> arm(new SixRArm());
   arm->site_ = site;
   arm->tolerance_ = tolerance;

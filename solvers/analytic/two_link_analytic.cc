@@ -56,6 +56,12 @@ bool ReadGeometry(const Problem& problem, int* site, Eigen::Vector3d* target,
                   model.nq());
     return false;
   }
+  if (model.has_mimics()) {
+    *why = StrCat("two-link: the model has mimic joints (e.g. '",
+                  model.full_dof_joint(model.mimics()[0].joint),
+                  "'); the closed form is for two independent joints");
+    return false;
+  }
   if (problem.goals().size() != 1) {
     *why = StrCat("two-link: the problem must have exactly one goal (a "
                   "PositionGoal), got ",

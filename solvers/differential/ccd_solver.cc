@@ -67,6 +67,15 @@ class CcdMethod final : public DifferentialMethod {
                      "use a Jacobian method.");
     }
     const Model& model = problem.model();
+    if (model.has_mimics()) {
+      // CCD turns one joint at a time to its own optimum; a leader also
+      // turns its mimics, which that optimum does not account for.
+      return Invalid(why,
+                     "ccd: joint '" +
+                         model.full_dof_joint(model.mimics()[0].joint) +
+                         "' is a mimic joint; CCD's per-joint optimum assumes "
+                         "independent joints (use a Jacobian method).");
+    }
     terms_.clear();
     for (std::size_t i = 0; i < problem.goals().size(); ++i) {
       const Goal* goal = problem.goals()[i].get();

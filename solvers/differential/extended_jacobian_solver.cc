@@ -35,6 +35,13 @@ bool FindPlanarChain(const Model& model, int site, PlanarRevoluteChain* chain,
     s << "extended Jacobian: site index " << site << " out of range";
     return Invalid(why, s.str());
   }
+  if (model.has_mimics()) {
+    return Invalid(why,
+                   "extended Jacobian: defined for chains of independent "
+                   "joints, but joint '" +
+                       model.full_dof_joint(model.mimics()[0].joint) +
+                       "' is a mimic joint");
+  }
   std::vector<int> dofs;
   for (int s = model.site_step(site); s > 0; s = model.parent(s)) {
     const Eigen::Matrix3d& R = model.X_PJ(s).linear();

@@ -75,10 +75,12 @@ Eigen::Isometry3d RotY(double q) {
   return Eigen::Isometry3d(Eigen::AngleAxisd(q, Eigen::Vector3d::UnitY()));
 }
 
+// Moving steps of a kind, mimic joints' included.
 int CountKind(const Model& model, StepKind kind) {
   int n = 0;
-  for (int i = 0; i < model.nq(); ++i)
-    n += model.kind(model.dof_step(i)) == kind;
+  for (int s = 0; s < model.num_steps(); ++s) {
+    n += model.full_dof(s) >= 0 && model.kind(s) == kind;
+  }
   return n;
 }
 
@@ -119,7 +121,9 @@ TEST_CASE(
     CHECK(static_cast<int>(urdf.mimics.size()) == e.mimics);
     CHECK(urdf.dropped_joints.empty());
     const Model model = urdf.figure.Compile();
-    CHECK(model.nq() == e.revolute + e.prismatic);
+    // Mimic joints are enforced: one full coordinate each, no free one.
+    CHECK(model.nq_full() == e.revolute + e.prismatic);
+    CHECK(model.nq() == e.revolute + e.prismatic - e.mimics);
     CHECK(CountKind(model, StepKind::kRevolute) == e.revolute);
     CHECK(CountKind(model, StepKind::kPrismatic) == e.prismatic);
     // One site per link, named like it.
@@ -251,11 +255,19 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "Mimic joints are independent coordinates listed with their "
-    "relation, or rejected on request",
+    "Mimic joints are enforced, or independent coordinates listed with their "
+    "relation, or rejected, on request",
     "[framework]") {
   IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
-  const UrdfFigure panda = LoadUrdf(RobotPath("franka_panda.urdf"));
+  const Model enforced =
+      LoadUrdf(RobotPath("franka_panda.urdf")).figure.Compile();
+  CHECK(enforced.nq_full() == enforced.nq() + 1);
+  CHECK_THROWS_WITH(enforced.DofIndex("panda_finger_joint2"),
+                    Contains("unknown coordinate 'panda_finger_joint2'"));
+  UrdfOptions independent;
+  independent.mimic = UrdfMimicPolicy::kIndependent;
+  const UrdfFigure panda =
+      LoadUrdf(RobotPath("franka_panda.urdf"), independent);
   REQUIRE(panda.mimics.size() == 1);
   CHECK(panda.mimics[0].joint == "panda_finger_joint2");
   CHECK(panda.mimics[0].leader == "panda_finger_joint1");

@@ -172,3 +172,23 @@ def test_bad_arrays_name_the_argument_and_the_shape(panda):
                                  iklab.Data(iklab.planar_chain([1.0]).compile()))
     # Integer arrays are converted, not rejected.
     assert panda.site_pose(np.zeros(7, dtype=int), PANDA_TIP).shape == (4, 4)
+
+
+def test_mimic_joints_are_enforced_and_the_full_joint_vector_is_reported():
+    figure = iklab.Figure("base")
+    figure.add_joint(iklab.Joint("a", "base", "la", axis=[0, 0, 1],
+                                 lower=[-1.0], upper=[1.0]))
+    figure.add_joint(iklab.Joint("b", "la", "lb", axis=[0, 0, 1],
+                                 lower=[-0.5], upper=[2.0]))
+    figure.add_mimic("b", "a", multiplier=-2.0, offset=0.5)
+    model = figure.compile()
+    assert model.has_mimics
+    assert model.nq == 1 and model.dof_names == ["a"]
+    assert model.nq_full == 2 and model.full_dof_names == ["a", "b"]
+    np.testing.assert_array_equal(model.full_configuration([0.25]), [0.25, 0.0])
+    # b = -2 a + 0.5 within [-0.5, 2] needs a within [-0.75, 0.5].
+    np.testing.assert_array_equal(model.lower, [-0.75])
+    np.testing.assert_array_equal(model.upper, [0.5])
+    np.testing.assert_array_equal(model.full_upper, [1.0, 2.0])
+    with pytest.raises(ValueError, match="cycle 'a' -> 'b' -> 'a'"):
+        figure.add_mimic("a", "b")

@@ -117,6 +117,12 @@ std::string AxesName(const std::array<Vector3d, 3>& axes) {
 bool FindArmJoints(const Model& model, int site, std::vector<int>* path,
                    std::vector<int>* joints, std::size_t* first,
                    std::string* why) {
+  if (model.has_mimics()) {
+    *why = StrCat("tolani: the model has mimic joints (e.g. '",
+                  model.full_dof_joint(model.mimics()[0].joint),
+                  "'); the closed form is for seven independent joints");
+    return false;
+  }
   // Steps from the site back to the root; the last seven revolute ones are
   // the arm, the step before the first of them its base.
   for (int s = model.site_step(site); s >= 0; s = model.parent(s)) {

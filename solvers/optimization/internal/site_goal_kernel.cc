@@ -81,6 +81,9 @@ template <int M, int N>
 auto SiteGoalKernel<M, N>::BuildChain(const Model& model, int site)
     -> std::shared_ptr<const Chain> {
   if (site < 0 || site >= model.num_sites()) return nullptr;
+  // A mimic step turns by a·q + b, which the fused kernel does not model:
+  // such models take the generic path.
+  if (model.has_mimics()) return nullptr;
   auto chain = std::make_shared<Chain>();
   // The site's ancestors, root first (parent(i) < i, so a walk up and a
   // reversal).
