@@ -198,7 +198,9 @@ bool ChooseSolvers(const BenchCommandOptions& o,
 // are read. False after a one-line message when a number is out of range.
 bool MakeSettings(const BenchCommandOptions& o, BenchmarkSettings* settings) {
   std::fprintf(stderr, "iklab bench: joint limits: %s\n",
-               o.joint_limits == "hard"
+               !o.mjcf.empty() ? "the MJCF joint ranges (MJCF has no soft "
+                                 "limits; --limits does not apply)"
+               : o.joint_limits == "hard"
                    ? "hard (URDF <limit> only; --limits soft narrows them "
                      "to <safety_controller> soft limits)"
                    : "soft (URDF <limit> narrowed to <safety_controller> "
@@ -429,12 +431,17 @@ void WriteSummaryMarkdown(const BenchCommandOptions& o,
                           const std::vector<BenchmarkSummary>& summaries,
                           const std::string& note) {
   std::ofstream md(o.out_dir + "/summary.md");
-  md << "Joint limits: " << o.joint_limits
-     << (o.joint_limits == "soft"
-             ? " (URDF <limit> narrowed to <safety_controller> soft limits "
-               "where given, as MoveIt and TRAC-IK do)"
-             : " (URDF <limit> only, soft limits ignored)")
-     << ".\n\n";
+  if (!o.mjcf.empty()) {
+    md << "Model: " << o.mjcf
+       << " (MJCF, compiled by MuJoCo). Joint limits: its joint ranges.\n\n";
+  } else {
+    md << "Joint limits: " << o.joint_limits
+       << (o.joint_limits == "soft"
+               ? " (URDF <limit> narrowed to <safety_controller> soft limits "
+                 "where given, as MoveIt and TRAC-IK do)"
+               : " (URDF <limit> only, soft limits ignored)")
+       << ".\n\n";
+  }
   md << "| robot | DOF | seed | solver | solve rate | mean µs | median µs | "
         "p95 µs | p99 µs | iterations | local minima | unreachable |\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
@@ -464,7 +471,8 @@ void WriteSummaryJson(const BenchCommandOptions& o,
                       {"budget_ms", o.budget_ms},
                       {"tolerance", o.tolerance},
                       {"threads", o.threads},
-                      {"joint_limits", o.joint_limits},
+                      {"joint_limits",
+                       o.mjcf.empty() ? o.joint_limits : "mjcf-ranges"},
                       {"kdl_baselines_built", KdlBaselinesBuilt()}};
   for (const BenchmarkSummary& s : summaries) {
     json["results"].push_back({{"robot", s.robot},
