@@ -29,6 +29,7 @@
 #include "framework/denavit_hartenberg.h"
 #include "framework/kinematics.h"
 #include "framework/random_configuration.h"
+#include "framework/mjcf_loader.h"
 #include "framework/urdf_loader.h"
 #include "framework/validate.h"
 #include "lab/data.h"

@@ -17,6 +17,7 @@
 #include "bench/ik_benchmark.h"
 #include "lab/data.h"
 #include "lab/report.h"
+#include "framework/mjcf_loader.h"
 #include "framework/urdf_loader.h"
 
 namespace iklab {
@@ -74,8 +75,15 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
   command->add_option("--out,-o", o->out_dir, "Output folder")
       ->capture_default_str();
   command->add_option("--urdf", o->urdf, "Your own robot: a URDF file");
-  command->add_option("--base", o->base_link, "Base link of --urdf's chain");
-  command->add_option("--tip", o->tip_link, "Tip link of --urdf's chain");
+  command
+      ->add_option("--mjcf", o->mjcf,
+                   "Your own robot: an MJCF (MuJoCo XML) file, compiled by "
+                   "MuJoCo")
+      ->excludes("--urdf");
+  command->add_option("--base", o->base_link,
+                      "Base link of --urdf's chain (body of --mjcf's)");
+  command->add_option("--tip", o->tip_link,
+                      "Tip link of --urdf's chain (site or body of --mjcf's)");
   command->add_option("--targets-csv", o->targets_csv,
                       "Your own targets: CSV, per row the seed joint vector "
                       "then x,y,z,qw,qx,qy,qz; a first line ending in "
@@ -103,19 +111,24 @@ bool Selected(const std::vector<std::string>& chosen, const std::string& name) {
 // message on stderr for bad input.
 bool ChooseRobots(const BenchCommandOptions& o,
                   std::vector<BenchmarkRobot>* robots) {
-  if (!o.urdf.empty()) {
+  if (!o.urdf.empty() || !o.mjcf.empty()) {
+    const bool mjcf = !o.mjcf.empty();
     if (o.base_link.empty() || o.tip_link.empty()) {
-      std::fprintf(stderr, "iklab bench: --urdf needs --base and --tip\n");
+      std::fprintf(stderr, "iklab bench: %s needs --base and --tip\n",
+                   mjcf ? "--mjcf" : "--urdf");
       return false;
     }
-    robots->push_back({std::filesystem::path(o.urdf).stem().string(), o.urdf,
-                       o.base_link, o.tip_link});
+    const std::string& path = mjcf ? o.mjcf : o.urdf;
+    BenchmarkRobot robot{std::filesystem::path(path).stem().string(), path,
+                         o.base_link, o.tip_link};
+    if (mjcf) robot.mjcf_path = path;
+    robots->push_back(robot);
     return true;
   }
   if (!o.targets_csv.empty()) {
     std::fprintf(stderr,
-                 "iklab bench: --targets-csv needs --urdf, --base and "
-                 "--tip (the targets are for one chain)\n");
+                 "iklab bench: --targets-csv needs --urdf or --mjcf, --base "
+                 "and --tip (the targets are for one chain)\n");
     return false;
   }
   const std::string data =
@@ -185,7 +198,9 @@ bool ChooseSolvers(const BenchCommandOptions& o,
 // are read. False after a one-line message when a number is out of range.
 bool MakeSettings(const BenchCommandOptions& o, BenchmarkSettings* settings) {
   std::fprintf(stderr, "iklab bench: joint limits: %s\n",
-               o.joint_limits == "hard"
+               !o.mjcf.empty() ? "the MJCF joint ranges (MJCF has no soft "
+                                 "limits; --limits does not apply)"
+               : o.joint_limits == "hard"
                    ? "hard (URDF <limit> only; --limits soft narrows them "
                      "to <safety_controller> soft limits)"
                    : "soft (URDF <limit> narrowed to <safety_controller> "
@@ -214,19 +229,31 @@ std::shared_ptr<const Model> LoadRobot(const BenchmarkRobot& robot,
                                        const std::string& joint_limits) {
   std::shared_ptr<const Model> model;
   try {
-    // Mimic joints are enforced: the model's coordinates are the free ones.
-    UrdfFigure urdf = LoadUrdfChain(robot.urdf_path, robot.base_link,
-                                    robot.tip_link,
-                                    SolvingUrdfOptions(joint_limits));
-    model = std::make_shared<const Model>(urdf.figure.Compile());
-    if (!urdf.soft_limited_joints.empty()) {
-      std::fprintf(stderr,
-                   "%s: soft limits narrow %zu joint(s):", robot.name.c_str(),
-                   urdf.soft_limited_joints.size());
-      for (const auto& j : urdf.soft_limited_joints) {
-        std::fprintf(stderr, " %s", j.c_str());
+    if (!robot.mjcf_path.empty()) {
+      const MjcfFigure mjcf = LoadSolvingMjcfChain(
+          robot.mjcf_path, robot.base_link, robot.tip_link);
+      for (const std::string& j : mjcf.narrowed_ball_joints) {
+        std::fprintf(stderr,
+                     "%s: ball joint %s: MuJoCo's cone limit narrowed to the "
+                     "box inside it\n",
+                     robot.name.c_str(), j.c_str());
       }
-      std::fprintf(stderr, "\n");
+      model = std::make_shared<const Model>(mjcf.figure.Compile());
+    } else {
+      // Mimic joints are enforced: the model's coordinates are the free ones.
+      UrdfFigure urdf = LoadUrdfChain(robot.urdf_path, robot.base_link,
+                                      robot.tip_link,
+                                      SolvingUrdfOptions(joint_limits));
+      model = std::make_shared<const Model>(urdf.figure.Compile());
+      if (!urdf.soft_limited_joints.empty()) {
+        std::fprintf(stderr,
+                     "%s: soft limits narrow %zu joint(s):", robot.name.c_str(),
+                     urdf.soft_limited_joints.size());
+        for (const auto& j : urdf.soft_limited_joints) {
+          std::fprintf(stderr, " %s", j.c_str());
+        }
+        std::fprintf(stderr, "\n");
+      }
     }
   } catch (const std::bad_alloc&) {
     throw;  // RunCommandLine says "out of memory" and what to reduce
@@ -403,12 +430,17 @@ void WriteSummaryMarkdown(const BenchCommandOptions& o,
                           const std::vector<BenchmarkSummary>& summaries,
                           const std::string& note) {
   std::ofstream md(o.out_dir + "/summary.md");
-  md << "Joint limits: " << o.joint_limits
-     << (o.joint_limits == "soft"
-             ? " (URDF <limit> narrowed to <safety_controller> soft limits "
-               "where given, as MoveIt and TRAC-IK do)"
-             : " (URDF <limit> only, soft limits ignored)")
-     << ".\n\n";
+  if (!o.mjcf.empty()) {
+    md << "Model: " << o.mjcf
+       << " (MJCF, compiled by MuJoCo). Joint limits: its joint ranges.\n\n";
+  } else {
+    md << "Joint limits: " << o.joint_limits
+       << (o.joint_limits == "soft"
+               ? " (URDF <limit> narrowed to <safety_controller> soft limits "
+                 "where given, as MoveIt and TRAC-IK do)"
+               : " (URDF <limit> only, soft limits ignored)")
+       << ".\n\n";
+  }
   md << "| robot | DOF | seed | solver | solve rate | mean µs | median µs | "
         "p95 µs | p99 µs | iterations | local minima | unreachable |\n"
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
@@ -438,7 +470,8 @@ void WriteSummaryJson(const BenchCommandOptions& o,
                       {"budget_ms", o.budget_ms},
                       {"tolerance", o.tolerance},
                       {"threads", o.threads},
-                      {"joint_limits", o.joint_limits},
+                      {"joint_limits",
+                       o.mjcf.empty() ? o.joint_limits : "mjcf-ranges"},
                       {"kdl_baselines_built", KdlBaselinesBuilt()}};
   for (const BenchmarkSummary& s : summaries) {
     json["results"].push_back({{"robot", s.robot},

@@ -3,8 +3,8 @@
 
 /// @file
 /// `iklab bench`: the standard IK benchmark protocol (ik_benchmark.h) from
-/// the command line, on the shipped robots or on a user's URDF and target
-/// CSV.
+/// the command line, on the shipped robots or on a user's URDF or MJCF and
+/// target CSV.
 
 #include <cstdint>
 #include <string>
@@ -36,6 +36,9 @@ struct BenchCommandOptions {
   std::string joint_limits = "soft";
   // Bring your own robot and targets.
   std::string urdf;
+  /// An MJCF (MuJoCo) file instead of --urdf; --base is a body, --tip a site
+  /// or body.
+  std::string mjcf;
   std::string base_link;
   std::string tip_link;
   std::string targets_csv;

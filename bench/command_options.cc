@@ -70,6 +70,21 @@ UrdfOptions SolvingUrdfOptions(const std::string& joint_limits) {
   return options;
 }
 
+MjcfFigure LoadSolvingMjcfChain(const std::string& path,
+                                const std::string& base_body,
+                                const std::string& tip) {
+  MjcfFigure mjcf = LoadMjcfChain(path, base_body, tip);
+  if (!mjcf.mimics.empty()) {
+    const UrdfMimic& m = mjcf.mimics.front();
+    throw std::invalid_argument(internal::StrCat(
+        path, ": joint '", m.joint, "' is coupled to joint '", m.leader,
+        "' by an <equality> (q = ", m.multiplier, " q_", m.leader, " + ",
+        m.offset, "); coupled joints are not enforced here, so choose a "
+        "chain without them"));
+  }
+  return mjcf;
+}
+
 CLI::Validator ThreadCount() {
   return CLI::Validator(
       [](std::string& text) -> std::string {

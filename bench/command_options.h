@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "framework/mjcf_loader.h"
 #include "framework/urdf_loader.h"
 
 namespace iklab {
@@ -39,6 +40,15 @@ CLI::Validator ThreadCount();
 /// `joint_limits` ("hard": <limit> only; else narrowed to
 /// <safety_controller> soft limits).
 UrdfOptions SolvingUrdfOptions(const std::string& joint_limits);
+
+/// The MJCF chain base_body → tip of a subcommand that solves it (bench,
+/// reach), with the same rule: a chain with a joint `<equality>` (a coupled
+/// joint, MjcfFigure::mimics) is refused, never solved as if its joints were
+/// independent. MJCF has no soft limits: the ranges are the limits.
+/// @throws std::invalid_argument as LoadMjcfChain, and naming the coupling.
+MjcfFigure LoadSolvingMjcfChain(const std::string& path,
+                                const std::string& base_body,
+                                const std::string& tip);
 
 /// The same for unsigned 64-bit values such as seeds: [0, 2^64 - 1].
 CLI::Validator UnsignedInteger64();

@@ -46,6 +46,9 @@ struct BenchmarkRobot {
   std::string urdf_path;  ///< Path of the URDF file.
   std::string base_link;
   std::string tip_link;
+  /// Path of an MJCF file read instead of the URDF when not empty (base_link
+  /// is then a body, tip_link a site or body: framework/mjcf_loader.h).
+  std::string mjcf_path = {};
 };
 
 /// The shipped robot models (data/robots: Panda, iiwa14, Gen3, UR5, Baxter's

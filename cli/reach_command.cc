@@ -28,6 +28,11 @@ void AddReachOptions(CLI::App* command, ReachCommandOptions* o) {
                       "A shipped robot: panda, iiwa14, gen3, ur5, "
                       "baxter_left, pr2_right (or --urdf, --base, --tip)");
   command->add_option("--urdf", o->urdf, "Your own robot: a URDF file");
+  command
+      ->add_option("--mjcf", o->mjcf,
+                   "Your own robot: an MJCF (MuJoCo XML) file; --base is a "
+                   "body, --tip a site or body")
+      ->excludes("--urdf");
   command->add_option("--base", o->base_link, "Base link of --urdf's chain");
   command->add_option("--tip", o->tip_link,
                       "Tip link of --urdf's chain (the mapped site)");
@@ -120,6 +125,20 @@ Chain LoadChain(const ReachCommandOptions& o) {
   // Mimic joints enforced as in the benchmark.
   const UrdfOptions urdf_options = SolvingUrdfOptions(o.joint_limits);
   std::string path;
+  if (!o.mjcf.empty()) {
+    if (!o.robot.empty()) {
+      throw std::invalid_argument("give --robot or --mjcf, not both");
+    }
+    if (o.base_link.empty() || o.tip_link.empty()) {
+      throw std::invalid_argument("--mjcf needs --base and --tip");
+    }
+    chain.robot = std::filesystem::path(o.mjcf).stem().string();
+    chain.base = o.base_link;
+    chain.tip = o.tip_link;
+    chain.model = std::make_shared<const Model>(
+        LoadSolvingMjcfChain(o.mjcf, chain.base, chain.tip).figure.Compile());
+    return chain;
+  }
   if (!o.urdf.empty()) {
     if (!o.robot.empty()) {
       throw std::invalid_argument("give --robot or --urdf, not both");
@@ -138,7 +157,7 @@ Chain LoadChain(const ReachCommandOptions& o) {
           "pr2_right) or --urdf FILE --base LINK --tip LINK");
     }
     if (!o.base_link.empty() || !o.tip_link.empty()) {
-      throw std::invalid_argument("--base and --tip go with --urdf");
+      throw std::invalid_argument("--base and --tip go with --urdf or --mjcf");
     }
     if (!o.data_dir.empty()) SetDataDirectory(o.data_dir);
     std::string names;

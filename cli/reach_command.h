@@ -30,6 +30,8 @@ struct ReachCommandOptions {
   /// urdf/base_link/tip_link.
   std::string robot;
   std::string urdf;
+  /// An MJCF file instead of urdf (base_link a body, tip_link a site/body).
+  std::string mjcf;
   std::string base_link;
   std::string tip_link;
   std::string data_dir;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the robot models iklab ships (data/robots/*.urdf).
+"""Writes the robot models iklab ships (data/robots/*.urdf, *.xml).
 
 Kinematics only: for each arm the links from its base to its tool frame and
 the joints between them (origin, axis, position limits, and the velocity and
@@ -11,6 +11,15 @@ Link and joint names follow the robots' ROS description packages, so a chain
 read from these files has the same names as one read from those packages
 (tests/framework/shipped_robots_test.cc compares the two when the packages'
 files are at hand: same chain, FK, limits).
+
+The Panda, iiwa14, Gen3 and UR5 are also written as MuJoCo models (MJCF,
+data/robots/*.xml) from the same joint tuples: one body per URDF link, its
+pos/quat the joint origin (quat from the rpy, R = Rz(yaw) Ry(pitch) Rx(roll)),
+a hinge at the body origin about the URDF axis with the same range (limited,
+or unlimited for continuous joints), no joint for fixed ones, and a site at
+the flange/tool frames listed in MJCF_SITES (named like their links).
+tests/framework/mjcf_loader_test.cc checks that the two files give the same
+forward kinematics.
 
 Run from the repository root:  python3 scripts/make_robot_models.py
 The output is deterministic; CI does not run it (the files are committed).
@@ -252,6 +261,82 @@ def urdf(robot):
     return "\n".join(lines) + "\n"
 
 
+# The MJCF models: URDF file -> (MJCF file, links that get a site).
+MJCF_SITES = {
+    "panda.urdf": ("panda.xml", ["panda_link8", "panda_hand"]),
+    "iiwa14.urdf": ("iiwa14.xml", ["iiwa_link_7", "iiwa_link_ee"]),
+    "gen3.urdf": ("gen3.xml", ["bracelet_link", "end_effector_link"]),
+    "ur5.urdf": ("ur5.xml", ["wrist_3_link", "ee_link"]),
+}
+
+
+def quaternion(rpy):
+    """w, x, y, z of R = Rz(yaw) Ry(pitch) Rx(roll) (URDF's rpy)."""
+    r, p, y = (v / 2 for v in rpy)
+    cr, sr, cp, sp, cy, sy = (math.cos(r), math.sin(r), math.cos(p),
+                              math.sin(p), math.cos(y), math.sin(y))
+    return (cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+            cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy)
+
+
+def mjcf(robot, sites):
+    lines = ["<!--"]
+    lines.append("  " + robot["title"] + ", as a MuJoCo model (MJCF).")
+    lines.append("  Kinematics only, written for iklab by scripts/make_robot_models.py from the")
+    lines.append("  same numbers as data/robots/" + robot["file"] + " (one body per URDF link, its pos/quat")
+    lines.append("  the URDF joint origin, a hinge at the body origin with the URDF axis and range);")
+    lines.append("  no meshes or collision geometry. MuJoCo refuses moving bodies without mass,")
+    lines.append("  so boundmass/boundinertia give each body a placeholder (not the robot's).")
+    lines.append("  Source of the numbers:")
+    words = robot["source"].split()
+    line = "   "
+    for w in words:
+        if len(line) + len(w) + 1 > 88:
+            lines.append(line)
+            line = "   "
+        line += " " + w
+    lines.append(line)
+    lines.append("-->")
+    lines.append('<mujoco model="%s">' % robot["robot"])
+    lines.append('  <compiler angle="radian" boundmass="1e-6" boundinertia="1e-12"/>')
+    lines.append("  <worldbody>")
+    joints = robot["joints"]
+    root = joints[0][2]
+    children = {}
+    for j in joints:
+        children.setdefault(j[2], []).append(j)
+
+    def body(j, depth):
+        name, kind, parent, child, xyz, rpy, axis, limit, soft = j
+        pad = "  " * depth
+        lines.append('%s<body name="%s" pos="%s" quat="%s">'
+                     % (pad, child, triple(xyz), triple(quaternion(rpy))))
+        if kind in ("revolute", "continuous"):
+            attributes = 'name="%s" type="hinge" axis="%s"' % (name, triple(axis))
+            if kind == "revolute":
+                attributes += ' limited="true" range="%s %s"' % (number(limit[0]), number(limit[1]))
+            else:
+                attributes += ' limited="false"'
+            lines.append("%s  <joint %s/>" % (pad, attributes))
+        elif kind != "fixed":
+            raise ValueError("no MJCF mapping for a %s joint" % kind)
+        if child in sites:
+            lines.append('%s  <site name="%s"/>' % (pad, child))
+        for c in children.get(child, []):
+            body(c, depth + 1)
+        lines.append("%s</body>" % pad)
+
+    lines.append('    <body name="%s">' % root)
+    if root in sites:
+        lines.append('      <site name="%s"/>' % root)
+    for c in children.get(root, []):
+        body(c, 3)
+    lines.append("    </body>")
+    lines.append("  </worldbody>")
+    lines.append("</mujoco>")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "robots")
     os.makedirs(root, exist_ok=True)
@@ -259,6 +344,11 @@ def main():
         with open(os.path.join(root, robot["file"]), "w", newline="\n") as f:
             f.write(urdf(robot))
         print("wrote data/robots/" + robot["file"])
+        if robot["file"] in MJCF_SITES:
+            name, sites = MJCF_SITES[robot["file"]]
+            with open(os.path.join(root, name), "w", newline="\n") as f:
+                f.write(mjcf(robot, sites))
+            print("wrote data/robots/" + name)
 
 
 if __name__ == "__main__":

@@ -261,6 +261,34 @@ urdfbench 2 "readonly_parent" readonly_parent
 # Control: the arm without the mimic finger solves.
 urdfbench 0 "Results:" arm.urdf base tool
 
+# ------------------------------------------------------- MJCF
+# Compiled by MuJoCo: its message and line passed on; coupled joints refused.
+mjcf_arm() {  # $1 = file, $2 = attributes of joint j2, $3 = <equality> body
+  cat >"$1" <<EOF
+<mujoco model="arm">
+  <compiler angle="radian" boundmass="1e-6" boundinertia="1e-12"/>
+  <worldbody><body name="base">
+    <body name="l1" pos="0 0 0.3"><joint name="j1" axis="0 0 1" limited="true" range="-2 2"/>
+      <body name="l2" pos="0.4 0 0"><joint name="j2" axis="0 1 0" $2/>
+        <site name="tool" pos="0.3 0 0"/></body></body></body></worldbody>
+  <equality>$3</equality>
+</mujoco>
+EOF
+}
+mjcf_arm arm.xml 'limited="true" range="-2 2"' ''
+mjcf_arm typo.xml 'limited="true" rnage="-2 2"' ''
+mjcf_arm coupled.xml 'limited="true" range="-2 2"' '<joint joint1="j2" joint2="j1" polycoef="0 1 0 0 0"/>'
+mjcfbench=(bench --solvers bounded-lm --targets 20 --out o)
+expect 2 "typo.xml: MuJoCo could not compile the model" -- "${mjcfbench[@]}" --mjcf typo.xml --base base --tip tool
+expect 2 "Element 'joint', line 5" -- "${mjcfbench[@]}" --mjcf typo.xml --base base --tip tool
+expect 2 "coupled to joint 'j1'" -- "${mjcfbench[@]}" --mjcf coupled.xml --base base --tip tool
+expect 2 "unknown tip 'hand'" -- "${mjcfbench[@]}" --mjcf arm.xml --base base --tip hand
+expect 2 "needs --base and --tip" -- bench --mjcf arm.xml --out o
+expect 2 "excludes" -- bench --mjcf arm.xml --urdf arm.urdf --base base --tip tool --out o
+expect 2 "--mjcf needs --base and --tip" -- reach --mjcf arm.xml --out o
+# Control: the MJCF arm solves.
+expect 0 "Results:" -- "${mjcfbench[@]}" --mjcf arm.xml --base base --tip tool
+
 # ------------------------------------------------------- budgets and memory
 # One bounded-LM solve on a 10,000-joint chain against a 5 ms budget must
 # stop near the budget (the program's own time includes loading the chain).
