@@ -74,13 +74,16 @@ MjcfFigure LoadSolvingMjcfChain(const std::string& path,
                                 const std::string& base_body,
                                 const std::string& tip) {
   MjcfFigure mjcf = LoadMjcfChain(path, base_body, tip);
-  if (!mjcf.mimics.empty()) {
-    const UrdfMimic& m = mjcf.mimics.front();
-    throw std::invalid_argument(internal::StrCat(
-        path, ": joint '", m.joint, "' is coupled to joint '", m.leader,
-        "' by an <equality> (q = ", m.multiplier, " q_", m.leader, " + ",
-        m.offset, "); coupled joints are not enforced here, so choose a "
-        "chain without them"));
+  // Joint equalities are enforced as mimic joints, as URDF <mimic> is: the
+  // model's coordinates are the free ones.
+  for (const UrdfMimic& m : mjcf.mimics) {
+    try {
+      mjcf.figure.AddMimic({m.joint, m.leader, m.multiplier, m.offset});
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(internal::StrCat(
+          path, ": the <equality joint> coupling joint '", m.joint,
+          "' to joint '", m.leader, "': ", e.what()));
+    }
   }
   return mjcf;
 }

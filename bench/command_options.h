@@ -42,10 +42,12 @@ CLI::Validator ThreadCount();
 UrdfOptions SolvingUrdfOptions(const std::string& joint_limits);
 
 /// The MJCF chain base_body → tip of a subcommand that solves it (bench,
-/// reach), with the same rule: a chain with a joint `<equality>` (a coupled
-/// joint, MjcfFigure::mimics) is refused, never solved as if its joints were
-/// independent. MJCF has no soft limits: the ranges are the limits.
-/// @throws std::invalid_argument as LoadMjcfChain, and naming the coupling.
+/// reach), with the same rule as URDF mimic joints: a joint `<equality>`
+/// (a coupled joint, MjcfFigure::mimics) is enforced (Figure::AddMimic), so
+/// the model's coordinates are the free ones. MJCF has no soft limits: the
+/// ranges are the limits.
+/// @throws std::invalid_argument as LoadMjcfChain, and naming a coupling the
+/// figure cannot take (its leader outside the chain, a cycle).
 MjcfFigure LoadSolvingMjcfChain(const std::string& path,
                                 const std::string& base_body,
                                 const std::string& tip);

@@ -262,7 +262,7 @@ urdfbench 2 "readonly_parent" readonly_parent
 urdfbench 0 "Results:" arm.urdf base tool
 
 # ------------------------------------------------------- MJCF
-# Compiled by MuJoCo: its message and line passed on; coupled joints refused.
+# Compiled by MuJoCo: its message and line passed on; coupled joints enforced.
 mjcf_arm() {  # $1 = file, $2 = attributes of joint j2, $3 = <equality> body
   cat >"$1" <<EOF
 <mujoco model="arm">
@@ -281,7 +281,10 @@ mjcf_arm coupled.xml 'limited="true" range="-2 2"' '<joint joint1="j2" joint2="j
 mjcfbench=(bench --solvers bounded-lm --targets 20 --out o)
 expect 2 "typo.xml: MuJoCo could not compile the model" -- "${mjcfbench[@]}" --mjcf typo.xml --base base --tip tool
 expect 2 "Element 'joint', line 5" -- "${mjcfbench[@]}" --mjcf typo.xml --base base --tip tool
-expect 2 "coupled to joint 'j1'" -- "${mjcfbench[@]}" --mjcf coupled.xml --base base --tip tool
+# A coupling is enforced as a mimic joint; one whose leader is outside the
+# chain is refused.
+expect 0 "Results:" -- "${mjcfbench[@]}" --mjcf coupled.xml --base base --tip tool
+expect 2 "coupling joint 'j2' to joint 'j1'" -- "${mjcfbench[@]}" --mjcf coupled.xml --base l1 --tip tool
 expect 2 "unknown tip 'hand'" -- "${mjcfbench[@]}" --mjcf arm.xml --base base --tip hand
 expect 2 "needs --base and --tip" -- bench --mjcf arm.xml --out o
 expect 2 "excludes" -- bench --mjcf arm.xml --urdf arm.urdf --base base --tip tool --out o
