@@ -251,7 +251,7 @@ for value in human:-1 human:abc human:0 human:nan; do
   expect 2 "the height must be a number of metres > 0" -- \
     retarget --bvh clip.bvh --onto "$value" --out o
 done
-expect 2 "built-in map onto the human figure: source site 'LeftHip' is not a site" -- \
+expect 2 "built-in map onto the human figure: source site 'Neck' is not a site" -- \
   retarget --bvh clip.bvh --onto human --out o
 expect 2 "drop --effectors" -- retarget --bvh clip.bvh --onto human --effectors Chest --out o
 # Controls.
