@@ -303,10 +303,13 @@ int Run(const RetargetCommandOptions& o) {
     throw std::invalid_argument(target.name + ": " + e.what());
   }
 
-  // A frame whose residual overflowed has no meaningful answer: refuse the
-  // clip rather than write frames that look solved.
+  // A frame whose residual overflowed has no meaningful answer (its error is
+  // not finite): refuse the clip rather than write frames that look solved.
+  // Other numerical failures (e.g. an SQP iteration limit) keep their
+  // best-effort frame, with the status in frames.csv.
   for (const RetargetFrame& r : result.run.frames) {
-    if (r.status == SolveStatus::kNumericalFailure) {
+    if (r.status == SolveStatus::kNumericalFailure &&
+        !std::isfinite(r.max_error)) {
       throw std::invalid_argument(
           o.bvh + ": frame " + std::to_string(r.frame) + ": " + r.message +
           " (check the clip's root translation and offsets)");
