@@ -15,6 +15,7 @@
 #include "lab/retargeting.h"
 #include "lab/walk_cycle.h"
 #include "solvers/optimization/bounded_lm_solver.h"
+#include "tests/test_data.h"
 
 namespace iklab {
 namespace {
@@ -387,6 +388,44 @@ TEST_CASE(
   CHECK(planted.metrics.skating.mean < 0.25 * free.metrics.skating.mean);
   CHECK(planted.metrics.skating.mean < 0.25 * before.skating.mean);
   CHECK(planted.metrics.penetration_max < 0.005 * L);
+  CHECK(planted.metrics.limit_violations == 0);
+}
+
+TEST_CASE(
+    "A CMU clip goes onto the human figure with the shipped map, its feet "
+    "planted during the clip's contacts",
+    "[lab][retargeting]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
+  // The first second of 131_01 (standing, then the first steps) at 120 Hz.
+  const BvhFigure clip = LoadBvh(
+      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
+  const Model source = clip.figure.Compile();
+  const auto human = std::make_shared<const Model>(HumanFigure().Compile());
+  const RetargetMap map =
+      LoadRetargetMap(testing::ShippedDataFile("retarget/cmu_onto_human.map"));
+  const std::vector<int> frames = FirstFrames(120);
+  const KeyPointTrack track = MakeKeyPointTrack(
+      source, clip.poses, frames, clip.frame_time, map, *human);
+  const BoundedLmSolver solver = MotionRetargetSolver();
+  MotionRetargetOptions retarget;  // default contact thresholds
+  retarget.contacts = ContactMode::kOff;
+  const MotionRetargetResult free = RetargetMotion(
+      human, track, solver, retarget, Eigen::VectorXd::Zero(human->nq()));
+  retarget.contacts = ContactMode::kPenalty;
+  const MotionRetargetResult planted = RetargetMotion(
+      human, track, solver, retarget, Eigen::VectorXd::Zero(human->nq()));
+  INFO("skating mean free " << free.metrics.skating.mean << ", planted "
+                            << planted.metrics.skating.mean
+                            << "; tracking mean " << free.metrics.tracking_mean
+                            << ", " << planted.metrics.tracking_mean);
+  REQUIRE(planted.metrics.skating.samples > 0);
+  // Stated bounds: planted feet slide under 1 cm/s and at most a quarter as
+  // fast as without contacts; key points within 5 cm on average (other
+  // proportions and joints than the clip's, the human figure's limits); no
+  // joint outside its limits.
+  CHECK(planted.metrics.skating.mean < 0.01);
+  CHECK(planted.metrics.skating.mean <= 0.25 * free.metrics.skating.mean);
+  CHECK(planted.metrics.tracking_mean < 0.05);
   CHECK(planted.metrics.limit_violations == 0);
 }
 
