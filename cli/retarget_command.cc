@@ -241,8 +241,13 @@ int Run(const RetargetCommandOptions& o) {
         "--contact-height, --contact-speed, --posture-weight, "
         "--smoothness-weight: " + why);
   }
+  const SolverEntry* entry = FindSolver(o.solver);
+  if (entry == nullptr) {
+    throw std::invalid_argument("--solver: no solver named '" + o.solver +
+                                "'; the known ones are " + SolverNames());
+  }
   if (options.contacts == ContactMode::kHard && !effector_only &&
-      !FindSolver(o.solver)->hard_constraints) {
+      !entry->hard_constraints) {
     throw std::invalid_argument(
         "--contacts hard needs a solver that keeps hard constraints (slsqp, "
         "ipopt); '" + o.solver + "' solves goals only (use --contacts "
