@@ -248,8 +248,9 @@ int RunCommandLine(int argc, const char* const* argv,
   RetargetCommandOptions retarget_options;
   CLI::App* retarget = app.add_subcommand(
       "retarget",
-      "Retarget your own BVH motion by effector positions (hands, feet, "
-      "head): solved frame by frame, written as BVH");
+      "Retarget your own BVH motion onto a skeleton or the human figure "
+      "(key points scaled per segment, posture, foot contacts, limits): "
+      "solved frame by frame, with metrics");
   AddRetargetOptions(retarget, &retarget_options);
 
   ViewCommandOptions view_options;

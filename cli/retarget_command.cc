@@ -1,6 +1,7 @@
 #include "cli/retarget_command.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -8,10 +9,15 @@
 #include <stdexcept>
 #include <system_error>
 
+#include <nlohmann/json.hpp>
+
+#include "framework/builders.h"
 #include "framework/bvh_loader.h"
 #include "framework/bvh_writer.h"
 #include "framework/internal/read_file.h"
 #include "framework/validate.h"
+#include "lab/motion_retargeting.h"
+#include "lab/retarget_map.h"
 #include "lab/retargeting.h"
 #include "lab/statistics.h"
 #include "solvers/optimization/bounded_lm_solver.h"
@@ -22,8 +28,37 @@ namespace iklab {
 void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
   command->add_option("--bvh", o->bvh, "The motion: a BVH file")->required();
   command->add_option("--onto", o->onto,
-                      "Skeleton to solve on: a BVH file with the same joint "
-                      "names (default: the motion's own skeleton)");
+                      "Figure to solve on: a BVH file, or human[:HEIGHT] (the "
+                      "human figure, HEIGHT metres, default 1.75) (default: "
+                      "the motion's own skeleton)");
+  command->add_option("--map", o->map,
+                      "Retarget map file: lines 'pair SOURCE TARGET [w "
+                      "[w_orient]]', 'foot SOURCE', 'source_axes UP FWD', "
+                      "'target_axes UP FWD' (default: built-in for --onto "
+                      "human, else the shared joint names)");
+  command
+      ->add_option("--contacts", o->contacts,
+                   "Foot contacts: off, penalty (weighted goals) or hard "
+                   "(constraints; slsqp or ipopt)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"off", "penalty", "hard"}));
+  command
+      ->add_option("--contact-height", o->contact_height,
+                   "Contact: height above the foot point's lowest, in leg "
+                   "lengths")
+      ->capture_default_str();
+  command
+      ->add_option("--contact-speed", o->contact_speed,
+                   "Contact: speed, in leg lengths per second")
+      ->capture_default_str();
+  command
+      ->add_option("--posture-weight", o->posture_weight,
+                   "Weight of the source's segment orientations")
+      ->capture_default_str();
+  command
+      ->add_option("--smoothness-weight", o->smoothness_weight,
+                   "Weight of the pull toward the previous frame")
+      ->capture_default_str();
   // One argument, split at every comma here (empty names kept, and refused
   // by Run): "--effectors , --out o" must not take "--out" as a name.
   command->add_option_function<std::string>(
@@ -37,8 +72,8 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
         }
         o->effectors.push_back(list.substr(start));
       },
-      "Effector sites, separated by commas: joint names or <joint>_End "
-      "(default: every End Site)");
+      "Effector-only retargeting of these sites, separated by commas: joint "
+      "names or <joint>_End (default: key-point retargeting)");
   command
       ->add_option("--solver", o->solver,
                    "Any solver of `iklab solvers` that is not analytic "
@@ -66,7 +101,7 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
       ->check(CLI::NonNegativeNumber);
   command
       ->add_option("--tolerance", o->tolerance,
-                   "Effector tolerance in the file's length units")
+                   "Goal tolerance in the target's length units")
       ->capture_default_str();  // CheckTolerance in Run (NaN included)
   command->add_option("--out,-o", o->out_dir, "Output folder")
       ->capture_default_str();
@@ -89,17 +124,98 @@ std::unique_ptr<Solver> MakeRetargetSolver(const std::string& name,
   return std::make_unique<BoundedLmSolver>(lm);
 }
 
-int Run(const RetargetCommandOptions& o) {
-  CheckTolerance(o.tolerance, "--tolerance");
-  const BvhFigure clip = LoadBvh(o.bvh);
-  const BvhFigure skeleton = o.onto.empty() ? clip : LoadBvh(o.onto);
-  const auto clip_model = std::make_shared<const Model>(clip.figure.Compile());
-  const auto model = std::make_shared<const Model>(skeleton.figure.Compile());
-  if (model->nq() == 0) {  // before the output folder is made
-    throw std::invalid_argument((o.onto.empty() ? o.bvh : o.onto) +
+// The figure to solve on (--onto) and, for BVH skeletons, the BVH to write.
+struct RetargetTarget {
+  std::shared_ptr<const Model> model;
+  bool human = false;
+  BvhFigure skeleton;  // when !human
+  std::string name;
+};
+
+RetargetTarget LoadRetargetTarget(const RetargetCommandOptions& o,
+                                  const BvhFigure& clip) {
+  RetargetTarget t;
+  if (o.onto == "human" || o.onto.rfind("human:", 0) == 0) {
+    HumanFigureOptions human;
+    if (o.onto.size() > 6) {
+      const std::string h = o.onto.substr(6);
+      std::size_t used = 0;
+      double height = 0.0;
+      try {
+        height = std::stod(h, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != h.size() || !(height > 0.0) || !std::isfinite(height)) {
+        throw std::invalid_argument("--onto " + o.onto +
+                                    ": the height must be a number of "
+                                    "metres > 0 (e.g. human:1.6)");
+      }
+      human.body.height = height;
+    }
+    t.model = std::make_shared<const Model>(HumanFigure(human).Compile());
+    t.human = true;
+    t.name = "the human figure (H = " + std::to_string(human.body.height) +
+             " m)";
+    return t;
+  }
+  t.skeleton = o.onto.empty() ? clip : LoadBvh(o.onto);
+  t.model = std::make_shared<const Model>(t.skeleton.figure.Compile());
+  t.name = o.onto.empty() ? o.bvh : o.onto;
+  if (t.model->nq() == 0) {  // before the output folder is made
+    throw std::invalid_argument(t.name +
                                 ": the skeleton has no CHANNELS, so no "
                                 "coordinates to solve for");
   }
+  return t;
+}
+
+void WriteRetargetMetrics(const RetargetMetrics& m, const std::string& label,
+                          const std::string& dir) {
+  nlohmann::json j;
+  j["method"] = label;
+  j["frames"] = m.frames;
+  j["converged"] = m.converged;
+  j["tracking_mean"] = m.tracking_mean;
+  j["tracking_max"] = m.tracking_max;
+  j["tracking_worst_site"] = m.tracking_worst;
+  j["limit_violations"] = m.limit_violations;
+  j["limit_violation_max"] = m.limit_violation_max;
+  j["skating_mean"] = m.skating.mean;
+  j["skating_max"] = m.skating.max;
+  j["skating_samples"] = m.skating.samples;
+  j["penetration_max"] = m.penetration_max;
+  j["jerk_rms"] = m.jerk_rms;
+  j["ms_per_frame_median"] = m.ms_per_frame_median;
+  j["ms_per_frame_mean"] = m.ms_per_frame_mean;
+  const std::string json_path = dir + "/metrics.json";
+  std::ofstream json(json_path);
+  json << j.dump(2) << "\n";
+  json.close();
+  if (!json) throw std::invalid_argument(internal::CannotWrite(json_path));
+  const std::string csv_path = dir + "/metrics.csv";
+  std::ofstream csv(csv_path);
+  csv.precision(10);
+  csv << "method,frames,converged,tracking_mean,tracking_max,"
+         "tracking_worst_site,limit_violations,limit_violation_max,"
+         "skating_mean,skating_max,skating_samples,penetration_max,jerk_rms,"
+         "ms_per_frame_median,ms_per_frame_mean\n"
+      << label << "," << m.frames << "," << m.converged << ","
+      << m.tracking_mean << "," << m.tracking_max << "," << m.tracking_worst
+      << "," << m.limit_violations << "," << m.limit_violation_max << ","
+      << m.skating.mean << "," << m.skating.max << "," << m.skating.samples
+      << "," << m.penetration_max << "," << m.jerk_rms << ","
+      << m.ms_per_frame_median << "," << m.ms_per_frame_mean << "\n";
+  csv.close();
+  if (!csv) throw std::invalid_argument(internal::CannotWrite(csv_path));
+}
+
+int Run(const RetargetCommandOptions& o) {
+  CheckTolerance(o.tolerance, "--tolerance");
+  const BvhFigure clip = LoadBvh(o.bvh);
+  const auto clip_model = std::make_shared<const Model>(clip.figure.Compile());
+  const RetargetTarget target = LoadRetargetTarget(o, clip);
+  const Model& model = *target.model;
   for (const std::string& name : o.effectors) {
     if (name.empty()) {
       throw std::invalid_argument(
@@ -107,23 +223,65 @@ int Run(const RetargetCommandOptions& o) {
           "separated by commas (--effectors LeftHand,RightHand)");
     }
   }
-  const std::vector<std::string> sites =
-      o.effectors.empty() ? EndSiteNames(clip) : o.effectors;
-  if (sites.empty()) {
-    throw std::invalid_argument(o.bvh +
-                                ": the skeleton has no End Site; "
-                                "name the effectors with --effectors");
+  const bool effector_only = !o.effectors.empty();
+  if (effector_only && target.human) {
+    throw std::invalid_argument(
+        "--effectors solves the clip's own joint names on a BVH skeleton; "
+        "drop --effectors to retarget onto " + o.onto + " by key points");
+  }
+  MotionRetargetOptions options;
+  options.contacts = ParseContactMode(o.contacts);
+  options.orientation_weight = o.posture_weight;
+  options.smoothness_weight = o.smoothness_weight;
+  options.contact.height_threshold = o.contact_height;
+  options.contact.speed_threshold = o.contact_speed;
+  std::string why;
+  if (!options.IsValid(&why)) {
+    throw std::invalid_argument(
+        "--contact-height, --contact-speed, --posture-weight, "
+        "--smoothness-weight: " + why);
+  }
+  const SolverEntry* entry = FindSolver(o.solver);
+  if (entry == nullptr) {
+    throw std::invalid_argument("--solver: no solver named '" + o.solver +
+                                "'; the known ones are " + SolverNames());
+  }
+  if (options.contacts == ContactMode::kHard && !effector_only &&
+      !entry->hard_constraints) {
+    throw std::invalid_argument(
+        "--contacts hard needs a solver that keeps hard constraints (slsqp, "
+        "ipopt); '" + o.solver + "' solves goals only (use --contacts "
+        "penalty)");
+  }
+  RetargetMap map;
+  if (!o.map.empty()) {
+    map = LoadRetargetMap(o.map);
+  } else if (target.human) {
+    map = HumanoidMap();
+  } else {
+    map = MapByName(*clip_model, model);
   }
   const int count =
       o.frames > 0 ? std::min(o.frames, clip.num_frames()) : clip.num_frames();
   std::vector<int> frames(count);
   for (int f = 0; f < count; ++f) frames[f] = f;
+  if (clip.num_frames() > 0 && clip_model->nq() == 0) {
+    throw std::invalid_argument(o.bvh +
+                                ": the skeleton has no CHANNELS, so no "
+                                "motion to retarget");
+  }
+  const KeyPointTrack track = MakeKeyPointTrack(
+      *clip_model, clip.poses, frames, clip.frame_time, map, model);
 
+  std::vector<std::string> sites;
   std::vector<std::vector<Eigen::Vector3d>> targets;
-  try {
-    targets = EffectorTargets(*clip_model, clip.poses, frames, sites);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(o.bvh + ": " + e.what());
+  if (effector_only) {
+    sites = o.effectors;
+    try {
+      targets = EffectorTargets(*clip_model, clip.poses, frames, sites);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(o.bvh + ": " + e.what());
+    }
   }
   std::error_code error;
   std::filesystem::create_directories(o.out_dir, error);
@@ -134,19 +292,29 @@ int Run(const RetargetCommandOptions& o) {
   }
   const std::unique_ptr<Solver> solver =
       MakeRetargetSolver(o.solver, o.tolerance);
-  RetargetRun run;
+  MotionRetargetResult result;
   try {
-    run = Retarget(model, sites, frames, targets, *solver,
-                   Eigen::VectorXd::Zero(model->nq()));
+    if (effector_only) {
+      result.run = Retarget(target.model, sites, frames, targets, *solver,
+                            Eigen::VectorXd::Zero(model.nq()));
+      result.contact = SourceContacts(track, options.contact);
+      result.metrics =
+          MeasureAgainstTrack(model, track, result.run, result.contact);
+    } else {
+      result = RetargetMotion(target.model, track, *solver, options,
+                              Eigen::VectorXd::Zero(model.nq()));
+    }
   } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument((o.onto.empty() ? o.bvh : o.onto) + ": " +
-                                e.what());
+    throw std::invalid_argument(target.name + ": " + e.what());
   }
 
-  // A frame whose residual overflowed has no meaningful answer: refuse the
-  // clip rather than write frames that look solved.
-  for (const RetargetFrame& r : run.frames) {
-    if (r.status == SolveStatus::kNumericalFailure) {
+  // A frame whose residual overflowed has no meaningful answer (its error is
+  // not finite): refuse the clip rather than write frames that look solved.
+  // Other numerical failures (e.g. an SQP iteration limit) keep their
+  // best-effort frame, with the status in frames.csv.
+  for (const RetargetFrame& r : result.run.frames) {
+    if (r.status == SolveStatus::kNumericalFailure &&
+        !std::isfinite(r.max_error)) {
       throw std::invalid_argument(
           o.bvh + ": frame " + std::to_string(r.frame) + ": " + r.message +
           " (check the clip's root translation and offsets)");
@@ -155,34 +323,67 @@ int Run(const RetargetCommandOptions& o) {
   const std::string csv_path = o.out_dir + "/frames.csv";
   std::ofstream csv(csv_path);
   csv.precision(10);
-  csv << "frame,max_error,mean_error,microseconds,iterations,converged\n";
+  csv << "frame,max_error,mean_error,microseconds,iterations,converged,"
+         "status";
+  for (int k : track.feet) csv << ",contact_" << track.source_sites[k];
+  csv << "\n";
   int converged = 0;
-  double worst = 0.0;
-  std::vector<double> times;
-  for (const RetargetFrame& r : run.frames) {
+  for (std::size_t f = 0; f < result.run.frames.size(); ++f) {
+    const RetargetFrame& r = result.run.frames[f];
     csv << r.frame << "," << r.max_error << "," << r.mean_error << ","
-        << r.microseconds << "," << r.iterations << "," << r.converged << "\n";
+        << r.microseconds << "," << r.iterations << "," << r.converged << ","
+        << SolveStatusName(r.status);
+    for (char c : result.contact[f]) csv << "," << static_cast<int>(c);
+    csv << "\n";
     converged += r.converged;
-    worst = std::max(worst, r.max_error);
-    times.push_back(r.microseconds);
   }
   csv.close();
-  if (!csv) {
-    throw std::invalid_argument(internal::CannotWrite(csv_path));
+  if (!csv) throw std::invalid_argument(internal::CannotWrite(csv_path));
+  const std::string joints_path = o.out_dir + "/joints.csv";
+  std::ofstream joints(joints_path);
+  joints.precision(12);
+  joints << "frame,time";
+  for (int i = 0; i < model.nq(); ++i) joints << "," << model.dof_name(i);
+  joints << "\n";
+  for (int f = 0; f < count; ++f) {
+    joints << f << "," << f * clip.frame_time;
+    for (int i = 0; i < model.nq(); ++i) joints << "," << result.run.q[f][i];
+    joints << "\n";
   }
-  BvhFigure solved = skeleton;
-  solved.frame_time = clip.frame_time;
-  solved.poses.resize(count, model->nq());
-  for (int f = 0; f < count; ++f) solved.poses.row(f) = run.q[f].transpose();
-  SaveBvh(solved, o.out_dir + "/retargeted.bvh");
+  joints.close();
+  if (!joints) throw std::invalid_argument(internal::CannotWrite(joints_path));
+  const std::string label = effector_only
+                                ? "effectors"
+                                : std::string("keypoints, contacts ") +
+                                      ContactModeName(options.contacts);
+  WriteRetargetMetrics(result.metrics, label, o.out_dir);
+  if (!target.human) {
+    BvhFigure solved = target.skeleton;
+    solved.frame_time = clip.frame_time;
+    solved.poses.resize(count, model.nq());
+    for (int f = 0; f < count; ++f) {
+      solved.poses.row(f) = result.run.q[f].transpose();
+    }
+    SaveBvh(solved, o.out_dir + "/retargeted.bvh");
+  }
 
-  const double median = times.empty() ? 0.0 : Median(times);
+  const RetargetMetrics& m = result.metrics;
   std::printf(
-      "%s: %d frames, %zu effectors, %s: %d converged, largest effector "
-      "error %.3g (file units), median %.1f us per frame\n"
-      "Results: %s/frames.csv, %s/retargeted.bvh\n",
-      o.bvh.c_str(), count, sites.size(), run.solver.c_str(), converged, worst,
-      median, o.out_dir.c_str(), o.out_dir.c_str());
+      "%s onto %s: %d frames, %zu key points (%s), %s, %s: %d converged\n"
+      "  key-point error mean %.4g, max %.4g (%s); scale %.4g\n"
+      "  foot skating mean %.4g, max %.4g per s over %d contact samples; "
+      "ground penetration max %.4g\n"
+      "  joint-limit violations %d (largest %.3g); jerk rms %.4g rad/s^3; "
+      "%.3f ms per frame (median)\n"
+      "Results: %s/frames.csv, %s/joints.csv, %s/metrics.json%s\n",
+      o.bvh.c_str(), target.name.c_str(), count, track.p.empty() ? 0 : track.p[0].size(),
+      map.origin.c_str(), label.c_str(), result.run.solver.c_str(), converged,
+      m.tracking_mean, m.tracking_max, m.tracking_worst.c_str(), track.scale,
+      m.skating.mean, m.skating.max, m.skating.samples, m.penetration_max,
+      m.limit_violations, m.limit_violation_max, m.jerk_rms,
+      m.ms_per_frame_median, o.out_dir.c_str(), o.out_dir.c_str(),
+      o.out_dir.c_str(),
+      target.human ? "" : (", " + o.out_dir + "/retargeted.bvh").c_str());
   return 0;
 }
 

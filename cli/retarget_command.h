@@ -2,20 +2,28 @@
 #define IKLAB_CLI_RETARGET_COMMAND_H_
 
 /// @file
-/// `iklab retarget`: a user's own motion file, retargeted by effector
-/// positions (lab/retargeting.h).
+/// `iklab retarget`: a user's own motion file, retargeted onto another figure
+/// (lab/motion_retargeting.h) or, with --effectors, by effector positions
+/// alone (lab/retargeting.h).
 ///
-///     iklab retarget --bvh walk.bvh [--onto tall.bvh] [--effectors a,b,...]
-///                    [--solver NAME] [--frames N]
+///     iklab retarget --bvh walk.bvh [--onto tall.bvh | --onto human[:H]]
+///                    [--map FILE] [--contacts off|penalty|hard]
+///                    [--contact-height H] [--contact-speed V]
+///                    [--posture-weight W] [--smoothness-weight W]
+///                    [--effectors a,b,...] [--solver NAME] [--frames N]
 ///                    [--tolerance T] [--out DIR]
 ///
-/// Every frame's effector positions (default: the clip's End Sites, i.e.
-/// hands, feet, head) are solved on the `--onto` skeleton (default: the
-/// clip's own), warm-started from the previous frame (the first from the
-/// rest pose). Writes DIR/frames.csv (per frame: largest and mean effector
-/// error in file units, microseconds, iterations, converged) and
-/// DIR/retargeted.bvh (the skeleton with the solved motion, readable by any
-/// BVH tool), and prints a one-line summary.
+/// Key-point retargeting (the default): the map's key points (--map FILE;
+/// default the built-in human map for --onto human, else every site the two
+/// skeletons share by name) scaled per segment, the source's posture,
+/// contacts, smoothness and the target's limits, solved frame by frame on
+/// the `--onto` figure (default: the clip's own skeleton). With --effectors:
+/// only those sites' positions, on a skeleton with the clip's joint names
+/// (the older method, kept for comparison). Writes DIR/frames.csv (per frame:
+/// largest and mean key-point error, microseconds, iterations, converged,
+/// status, contact flags), DIR/joints.csv (the target's coordinates per
+/// frame), DIR/metrics.json and DIR/metrics.csv (lab/retarget_metrics.h),
+/// DIR/retargeted.bvh for a BVH target, and prints a summary.
 
 #include <string>
 #include <vector>
@@ -27,10 +35,23 @@ namespace iklab {
 struct RetargetCommandOptions {
   /// The motion (BVH file).
   std::string bvh;
-  /// The skeleton to solve on (BVH file; its motion is ignored). Empty: the
-  /// motion's own skeleton.
+  /// The figure to solve on: a BVH file (its motion is ignored), or
+  /// "human" / "human:H" (HumanFigure of body height H metres, default
+  /// 1.75, floating root). Empty: the motion's own skeleton.
   std::string onto;
-  /// Effector sites (joint names or "<joint>_End"). Empty: every End Site.
+  /// A retarget map file (lab/retarget_map.h). Empty: HumanoidMap() onto
+  /// the human figure, MapByName() otherwise.
+  std::string map;
+  /// "off", "penalty" or "hard" (key-point retargeting only).
+  std::string contacts = "penalty";
+  /// Contact thresholds (ContactOptions), leg lengths and leg lengths per s.
+  double contact_height = 0.05;
+  double contact_speed = 0.3;
+  /// MotionRetargetOptions::orientation_weight and smoothness_weight.
+  double posture_weight = 0.05;
+  double smoothness_weight = 0.001;
+  /// Effector sites (joint names or "<joint>_End") of effector-only
+  /// retargeting. Empty: key-point retargeting.
   std::vector<std::string> effectors;
   std::string solver = "bounded-lm";
   /// Solve the first `frames` frames; 0: all.
@@ -44,9 +65,11 @@ struct RetargetCommandOptions {
 void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* options);
 
 /// Runs the retargeting; returns the exit code: 0 ran (how well each frame
-/// converged is a result, in frames.csv), 2 bad input (a malformed BVH file,
-/// an unknown effector, an output folder that cannot be written), with one
-/// line on stderr naming the file (and line) and the problem.
+/// converged is a result, in frames.csv), 2 bad input (a malformed BVH or
+/// map file, an unknown site or effector, contacts "hard" with a solver
+/// that takes no hard constraints, an output folder that cannot be
+/// written), with one line on stderr naming the file (and line) and the
+/// problem.
 int RunRetargetCommand(const RetargetCommandOptions& options);
 
 }  // namespace iklab

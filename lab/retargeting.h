@@ -6,7 +6,9 @@
 /// sites (hands, feet, head, ...) of a motion, frame by frame, re-solved on a
 /// skeleton (the motion's own or another one with the same names) with an
 /// iklab Solver, each frame warm-started from the previous frame's answer.
-/// Used by the `bvh-retargeting` experiment and by `iklab retarget`.
+/// Used by the `bvh-retargeting` experiment and by `iklab retarget
+/// --effectors`; retargeting onto another figure with key points, posture
+/// and contacts is lab/motion_retargeting.h.
 ///
 ///     BvhFigure clip = LoadBvh("walk.bvh");
 ///     auto model = std::make_shared<const Model>(clip.figure.Compile());

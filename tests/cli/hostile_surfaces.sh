@@ -217,9 +217,47 @@ expect 2 "--solver" -- retarget --bvh clip.bvh --solver nosuch --out o
 expect 2 "analytic" -- retarget --bvh clip.bvh --solver analytic-6r --out o
 expect 2 "cannot create the folder (File name too long)" -- retarget --bvh clip.bvh --out "$LONG"
 expect 2 "cannot create the folder (Not a directory)" -- retarget --bvh clip.bvh --out a_file/sub
+# Retarget maps and targets: file and line in every message.
+printf 'pair Hips Hips\nfrobnicate Chest\n' >bad_directive.map
+printf '# a comment\npair Nose Hips\n' >unknown_source.map
+printf 'pair Hips Hips\npair Chest Sternum 1 1\n' >unknown_target.map
+printf 'pair Hips Hips -2\n' >bad_weight.map
+printf 'pair Hips Hips\nfoot Chest\n' >bad_foot.map
+printf '# empty\n' >empty.map
+expect 2 "bad_directive.map:2: unknown directive 'frobnicate'" -- \
+  retarget --bvh clip.bvh --map bad_directive.map --out o
+expect 2 "unknown_source.map:2: source site 'Nose' is not a site of the source skeleton" -- \
+  retarget --bvh clip.bvh --map unknown_source.map --out o
+expect 2 "unknown_target.map:2: target site 'Sternum' is not a site of the target" -- \
+  retarget --bvh clip.bvh --map unknown_target.map --out o
+expect 2 "bad_weight.map:1: position weight '-2' is not a finite number >= 0" -- \
+  retarget --bvh clip.bvh --map bad_weight.map --out o
+expect 2 "bad_foot.map:2: foot 'Chest' is not the source of a pair" -- \
+  retarget --bvh clip.bvh --map bad_foot.map --out o
+expect 2 "empty.map: the map pairs no sites" -- retarget --bvh clip.bvh --map empty.map --out o
+expect 2 "missing.map does not exist" -- retarget --bvh clip.bvh --map missing.map --out o
+expect 2 "folder.bvh is a folder; expected a retarget map file" -- \
+  retarget --bvh clip.bvh --map folder.bvh --out o
+expect 2 "--contacts" -- retarget --bvh clip.bvh --contacts sideways --out o
+expect 2 "--contacts hard needs a solver that keeps hard constraints" -- \
+  retarget --bvh clip.bvh --contacts hard --out o
+for value in nan -1 0; do
+  expect 2 "ContactOptions::height_threshold must be a finite number > 0" -- \
+    retarget --bvh clip.bvh --contact-height "$value" --out o
+done
+expect 2 "MotionRetargetOptions::smoothness_weight must be a finite number >= 0" -- \
+  retarget --bvh clip.bvh --smoothness-weight -1 --out o
+for value in human:-1 human:abc human:0 human:nan; do
+  expect 2 "the height must be a number of metres > 0" -- \
+    retarget --bvh clip.bvh --onto "$value" --out o
+done
+expect 2 "built-in map onto the human figure: source site 'Neck' is not a site" -- \
+  retarget --bvh clip.bvh --onto human --out o
+expect 2 "drop --effectors" -- retarget --bvh clip.bvh --onto human --effectors Chest --out o
 # Controls.
 expect 0 "Results:" -- retarget --bvh clip.bvh --out o
 expect 0 "Results:" -- retarget --bvh clip.bvh --effectors Chest_End --out o
+expect 0 "Results:" -- retarget --bvh clip.bvh --contacts hard --solver slsqp --out o
 
 # ------------------------------------------------------- iklab view
 in_surface "view"

@@ -1,0 +1,507 @@
+#include "lab/motion_retargeting.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <Eigen/Geometry>
+
+#include "constraints/orientation_goal.h"
+#include "constraints/position_goal.h"
+#include "constraints/problem.h"
+#include "constraints/regularizers.h"
+#include "constraints/tolerance_goals.h"
+#include "framework/kinematics.h"
+
+namespace iklab {
+
+namespace {
+
+// The parent key point of pair k: the pair whose source site is the nearest
+// ancestor of k's in the source tree. On k's own step only a site nearer
+// the step's origin (e.g. "Head" for "Head_End") qualifies; on an ancestor
+// step the one nearest its origin.
+int KeyPointParent(const Model& source, const std::vector<int>& sites, int k) {
+  const auto offset = [&](int j) {
+    return source.X_FS(sites[j]).translation().norm();
+  };
+  const int n = static_cast<int>(sites.size());
+  int step = source.site_step(sites[k]);
+  int best = -1;
+  for (int j = 0; j < n; ++j) {
+    if (j == k || source.site_step(sites[j]) != step) continue;
+    const bool nearer = offset(j) < offset(k) || (offset(j) == offset(k) && j < k);
+    if (nearer && (best < 0 || offset(j) < offset(best))) best = j;
+  }
+  while (best < 0 && step > 0) {
+    step = source.parent(step);
+    for (int j = 0; j < n; ++j) {
+      if (source.site_step(sites[j]) != step) continue;
+      if (best < 0 || offset(j) < offset(best)) best = j;
+    }
+  }
+  return best;
+}
+
+// A rotation whose third column is `up` (the ground box's frame).
+Eigen::Isometry3d GroundFrame(const Eigen::Vector3d& up) {
+  Eigen::Vector3d a = up.unitOrthogonal();
+  Eigen::Matrix3d R;
+  R << a, up.cross(a), up;
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear() = R;
+  return X;
+}
+
+double LegLength(const Model& model, const Data& data,
+                 const std::vector<int>& sites, int root,
+                 const std::vector<int>& lowest_of, const Eigen::Vector3d& up) {
+  double lowest = std::numeric_limits<double>::infinity();
+  for (int k : lowest_of) {
+    lowest = std::min(lowest, up.dot(SitePosition(model, data, sites[k])));
+  }
+  return up.dot(SitePosition(model, data, sites[root])) - lowest;
+}
+
+// The first frame's start: `start` with only the coordinates that move the
+// root key point (those of its site's ancestor steps, e.g. a floating root)
+// solved for the root's key point and posture, the others held by equal
+// bounds. From a rest pose far from the first frame (a BVH rest pose stands
+// at the origin, the clip 1 m higher), a solve of every goal at once may
+// wander to another Euler-angle representation of the same joint
+// rotations, (a + π, π − b, c + π), which the frame-to-frame warm start
+// then keeps for the whole clip.
+Eigen::VectorXd PlaceRoot(
+    const std::shared_ptr<const Model>& target, const KeyPointTrack& track,
+    const std::vector<std::shared_ptr<PositionGoal>>& keypoints,
+    const std::vector<std::shared_ptr<OrientationGoal>>& postures,
+    const std::vector<int>& posture_of, const Solver& solver,
+    const Eigen::VectorXd& start) {
+  const Model& model = *target;
+  int root = 0;
+  while (track.parent[root] >= 0) ++root;
+  std::vector<char> moves_root(model.nq(), 0);
+  for (int step = model.site_step(keypoints[root]->site()); step > 0;
+       step = model.parent(step)) {
+    if (model.dof(step) >= 0) moves_root[model.dof(step)] = 1;
+  }
+  Problem problem(target);
+  keypoints[root]->set_target(track.p[0][root]);
+  problem.AddGoal(keypoints[root]);
+  for (std::size_t g = 0; g < postures.size(); ++g) {
+    if (posture_of[g] != root) continue;
+    postures[g]->set_target(track.R[0][root]);
+    problem.AddGoal(postures[g]);
+  }
+  for (int i = 0; i < model.nq(); ++i) {
+    if (!moves_root[i]) problem.mutable_bounds()->Set(i, start[i], start[i]);
+  }
+  const Result placed = solver.Solve(problem, start);
+  if (placed.q.size() == model.nq() && placed.q.allFinite()) return placed.q;
+  return start;
+}
+
+}  // namespace
+
+const char* ContactModeName(ContactMode mode) {
+  switch (mode) {
+    case ContactMode::kOff:
+      return "off";
+    case ContactMode::kPenalty:
+      return "penalty";
+    case ContactMode::kHard:
+      return "hard";
+  }
+  return "?";
+}
+
+ContactMode ParseContactMode(const std::string& name) {
+  for (ContactMode m :
+       {ContactMode::kOff, ContactMode::kPenalty, ContactMode::kHard}) {
+    if (name == ContactModeName(m)) return m;
+  }
+  throw std::invalid_argument("contact mode '" + name +
+                              "' is not one of off, penalty, hard");
+}
+
+KeyPointTrack MakeKeyPointTrack(const Model& source,
+                                const Eigen::MatrixXd& poses,
+                                const std::vector<int>& frames,
+                                double frame_time, const RetargetMap& map,
+                                const Model& target) {
+  CheckRetargetMap(map, source, target);
+  if (poses.cols() != source.nq()) {
+    throw std::invalid_argument(
+        "MakeKeyPointTrack: poses has " + std::to_string(poses.cols()) +
+        " columns; the source has nq = " + std::to_string(source.nq()));
+  }
+  if (!(frame_time > 0.0) || !std::isfinite(frame_time)) {
+    throw std::invalid_argument(
+        "MakeKeyPointTrack: frame_time must be > 0 seconds; got " +
+        std::to_string(frame_time));
+  }
+  KeyPointTrack track;
+  track.frames = frames;
+  track.frame_time = frame_time;
+  track.source_up = map.source_up;
+  track.target_up = map.target_up;
+  const Eigen::Matrix3d R_TS = map.R_TS();
+  std::vector<int> s_site, t_site;
+  for (const RetargetPair& pair : map.pairs) {
+    track.source_sites.push_back(pair.source);
+    track.target_sites.push_back(pair.target);
+    track.position_weights.push_back(pair.position_weight);
+    track.orientation_weights.push_back(pair.orientation_weight);
+    s_site.push_back(source.SiteIndex(pair.source));
+    t_site.push_back(target.SiteIndex(pair.target));
+  }
+  const int n = static_cast<int>(s_site.size());
+  for (const std::string& foot : map.feet) {
+    for (int k = 0; k < n; ++k) {
+      if (track.source_sites[k] == foot) track.feet.push_back(k);
+    }
+  }
+  std::vector<int> roots;
+  for (int k = 0; k < n; ++k) {
+    track.parent.push_back(KeyPointParent(source, s_site, k));
+    if (track.parent.back() < 0) roots.push_back(k);
+  }
+  // Rest poses: q = 0 of both (the BVH rest pose; the builders' standing
+  // pose).
+  Data source_rest(source), target_rest(target);
+  ForwardKinematics(source, Eigen::VectorXd::Zero(source.nq()), &source_rest);
+  ForwardKinematics(target, Eigen::VectorXd::Zero(target.nq()), &target_rest);
+  std::vector<int> lowest_of = track.feet;
+  if (lowest_of.empty()) {
+    for (int k = 0; k < n; ++k) lowest_of.push_back(k);
+  }
+  const int root = roots.front();  // the first pair without a mapped ancestor
+  track.source_leg_length =
+      LegLength(source, source_rest, s_site, root, lowest_of, map.source_up);
+  track.target_leg_length =
+      LegLength(target, target_rest, t_site, root, lowest_of, map.target_up);
+  if (!(track.source_leg_length > 0.0) || !(track.target_leg_length > 0.0)) {
+    // The root is the lowest key point (a trunk without legs): measure both
+    // by the largest rest distance from the root to a key point instead.
+    track.source_leg_length = track.target_leg_length = 0.0;
+    for (int k = 0; k < n; ++k) {
+      track.source_leg_length = std::max(
+          track.source_leg_length,
+          (SitePosition(source, source_rest, s_site[k]) -
+           SitePosition(source, source_rest, s_site[root]))
+              .norm());
+      track.target_leg_length = std::max(
+          track.target_leg_length,
+          (SitePosition(target, target_rest, t_site[k]) -
+           SitePosition(target, target_rest, t_site[root]))
+              .norm());
+    }
+  }
+  if (!(track.source_leg_length > 0.0) || !(track.target_leg_length > 0.0)) {
+    throw std::invalid_argument(
+        map.origin + ": the root key point '" + track.source_sites[root] +
+        "' is not above the lowest " +
+        (track.feet.empty() ? "key point" : "foot") +
+        " at rest in the source and the target (leg lengths " +
+        std::to_string(track.source_leg_length) + " and " +
+        std::to_string(track.target_leg_length) +
+        "); check the map's axes and pairs");
+  }
+  track.scale = track.target_leg_length / track.source_leg_length;
+  for (int k = 0; k < n; ++k) {
+    const int j = track.parent[k];
+    double rho = track.scale;
+    if (j >= 0) {
+      const double ls = (SitePosition(source, source_rest, s_site[k]) -
+                         SitePosition(source, source_rest, s_site[j]))
+                            .norm();
+      const double lt = (SitePosition(target, target_rest, t_site[k]) -
+                         SitePosition(target, target_rest, t_site[j]))
+                            .norm();
+      if (ls > 1e-9 * track.source_leg_length) rho = lt / ls;
+    }
+    track.segment_scale.push_back(rho);
+  }
+
+  // Source positions and rotations per frame; the source ground.
+  Data data(source);
+  std::vector<std::vector<Eigen::Vector3d>> ps;
+  std::vector<std::vector<Eigen::Matrix3d>> Rs;
+  track.source_ground = std::numeric_limits<double>::infinity();
+  for (int f : frames) {
+    if (f < 0 || f >= poses.rows()) {
+      throw std::invalid_argument(
+          "MakeKeyPointTrack: frame " + std::to_string(f) +
+          " is not a row of poses (" + std::to_string(poses.rows()) +
+          " frames)");
+    }
+    ForwardKinematics(source, poses.row(f).transpose(), &data);
+    std::vector<Eigen::Vector3d> p;
+    std::vector<Eigen::Matrix3d> R;
+    for (int k = 0; k < n; ++k) {
+      const Eigen::Isometry3d X = SitePose(source, data, s_site[k]);
+      p.push_back(X.translation());
+      R.push_back(X.linear());
+    }
+    std::vector<Eigen::Vector3d> feet;
+    for (int k : track.feet) feet.push_back(p[k]);
+    for (int k : lowest_of) {
+      track.source_ground =
+          std::min(track.source_ground, map.source_up.dot(p[k]));
+    }
+    track.source_feet.push_back(feet);
+    ps.push_back(p);
+    Rs.push_back(R);
+  }
+  if (frames.empty()) track.source_ground = 0.0;
+
+  // Targets: roots first, then each key point from its parent (parents come
+  // first in the source's depth-first step order).
+  std::vector<int> order(n);
+  for (int k = 0; k < n; ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return source.site_step(s_site[a]) < source.site_step(s_site[b]);
+  });
+  std::vector<Eigen::Matrix3d> rest_offset(n);  // R_S,restᵀ Rᵀ R_T,rest
+  for (int k = 0; k < n; ++k) {
+    rest_offset[k] = SitePose(source, source_rest, s_site[k]).linear().transpose() *
+                     R_TS.transpose() *
+                     SitePose(target, target_rest, t_site[k]).linear();
+  }
+  for (std::size_t t = 0; t < frames.size(); ++t) {
+    std::vector<Eigen::Vector3d> P(n);
+    std::vector<Eigen::Matrix3d> Rg(n);
+    std::vector<char> done(n, 0);
+    // Same-step children may precede their parent in `order`: repeat until
+    // every key point is placed (at most n passes).
+    for (int pass = 0; pass < n; ++pass) {
+      for (int k : order) {
+        if (done[k]) continue;
+        const int j = track.parent[k];
+        if (j < 0) {
+          P[k] = track.scale *
+                 (R_TS * (ps[t][k] - track.source_ground * map.source_up));
+        } else if (done[j]) {
+          P[k] = P[j] + track.segment_scale[k] * (R_TS * (ps[t][k] - ps[t][j]));
+        } else {
+          continue;
+        }
+        Rg[k] = R_TS * Rs[t][k] * rest_offset[k];
+        done[k] = 1;
+      }
+    }
+    track.p.push_back(P);
+    track.R.push_back(Rg);
+  }
+  // Per-segment scaling moves the feet's lowest point off the ground (a
+  // longer shank lowers an inclined foot less than s times): shift every
+  // key point along u_T so that the lowest foot key point touches it.
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const auto& P : track.p) {
+    for (int k : lowest_of) lowest = std::min(lowest, map.target_up.dot(P[k]));
+  }
+  if (!track.p.empty()) {
+    for (auto& P : track.p) {
+      for (Eigen::Vector3d& p : P) p -= lowest * map.target_up;
+    }
+  }
+  return track;
+}
+
+bool MotionRetargetOptions::IsValid(std::string* why) const {
+  const std::pair<const char*, double> weights[] = {
+      {"keypoint_weight", keypoint_weight},
+      {"orientation_weight", orientation_weight},
+      {"smoothness_weight", smoothness_weight},
+      {"contact_weight", contact_weight},
+      {"contact_blend_seconds", contact_blend_seconds}};
+  for (const auto& [name, value] : weights) {
+    if (!(value >= 0.0) || !std::isfinite(value)) {
+      if (why != nullptr) {
+        *why = std::string("MotionRetargetOptions::") + name +
+               " must be a finite number >= 0; got " + std::to_string(value);
+      }
+      return false;
+    }
+  }
+  return contact.IsValid(why);
+}
+
+std::vector<std::vector<char>> SourceContacts(const KeyPointTrack& track,
+                                              const ContactOptions& options) {
+  return DetectContacts(track.source_feet, track.source_up, track.frame_time,
+                        track.source_leg_length, options);
+}
+
+MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
+                                    const KeyPointTrack& track,
+                                    const Solver& solver,
+                                    const MotionRetargetOptions& options,
+                                    const Eigen::VectorXd& start) {
+  std::string why;
+  if (!options.IsValid(&why)) throw std::invalid_argument(why);
+  if (target == nullptr || target->nq() == 0) {
+    throw std::invalid_argument(
+        "RetargetMotion: the target has no coordinates to solve for");
+  }
+  target->CheckConfiguration(start, "RetargetMotion: start");
+  const Model& model = *target;
+  const int n = static_cast<int>(track.target_sites.size());
+  const double L = track.target_leg_length;
+  const double L2 = L * L;
+
+  MotionRetargetResult result;
+  result.contact = SourceContacts(track, options.contact);
+  result.run.solver = solver.name();
+
+  // Goals that live through the clip; targets change per frame.
+  std::vector<std::shared_ptr<PositionGoal>> keypoints;
+  std::vector<std::shared_ptr<OrientationGoal>> postures;
+  std::vector<int> posture_of;
+  for (int k = 0; k < n; ++k) {
+    keypoints.push_back(std::make_shared<PositionGoal>(
+        model, track.target_sites[k], Eigen::Vector3d::Zero(),
+        options.keypoint_weight * track.position_weights[k] / L2));
+    const double w = options.orientation_weight * track.orientation_weights[k];
+    if (w > 0.0) {
+      postures.push_back(std::make_shared<OrientationGoal>(
+          model, track.target_sites[k], Eigen::Matrix3d::Identity(), w));
+      posture_of.push_back(k);
+    }
+  }
+  Eigen::VectorXd gains(model.nq());
+  for (int i = 0; i < model.nq(); ++i) {
+    gains[i] = model.kind(model.dof_step(i)) == StepKind::kPrismatic
+                   ? options.smoothness_weight / L2
+                   : options.smoothness_weight;
+  }
+  const auto smoothness =
+      std::make_shared<JointCenterBias>(model, start, gains);
+  const Eigen::Isometry3d ground_frame = GroundFrame(track.target_up);
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<std::shared_ptr<PositionBoxGoal>> grounds;
+  for (int k : track.feet) {
+    grounds.push_back(std::make_shared<PositionBoxGoal>(
+        model, track.target_sites[k], ground_frame,
+        Eigen::Vector3d(-inf, -inf, 0.0), Eigen::Vector3d(inf, inf, inf),
+        options.contact_weight / L2));
+  }
+  std::vector<Eigen::Vector3d> anchor(track.feet.size());
+  // Frames since each foot's contact ended (−1: none fading).
+  std::vector<int> since_release(track.feet.size(), -1);
+  const int blend = static_cast<int>(
+      std::lround(options.contact_blend_seconds / track.frame_time));
+
+  Data data(model);
+  Eigen::VectorXd q = start;
+  const int frames = static_cast<int>(track.p.size());
+  if (frames > 0) q = PlaceRoot(target, track, keypoints, postures, posture_of,
+                                solver, start);
+  for (int t = 0; t < frames; ++t) {
+    Problem problem(target);
+    for (int k = 0; k < n; ++k) {
+      keypoints[k]->set_target(track.p[t][k]);
+      problem.AddGoal(keypoints[k]);
+    }
+    for (std::size_t g = 0; g < postures.size(); ++g) {
+      postures[g]->set_target(track.R[t][posture_of[g]]);
+      problem.AddGoal(postures[g]);
+    }
+    if (t > 0 && options.smoothness_weight > 0.0) {
+      smoothness->set_centers(q);
+      problem.AddRegularizer(smoothness);
+    }
+    if (options.contacts != ContactMode::kOff) {
+      for (std::size_t j = 0; j < track.feet.size(); ++j) {
+        const int k = track.feet[j];
+        if (!result.contact[t][j]) {
+          // Released: the planted goal fades out over the blend frames.
+          if (since_release[j] < 0 || ++since_release[j] > blend) {
+            since_release[j] = -1;
+            continue;
+          }
+          const double fade = 1.0 - since_release[j] / (blend + 1.0);
+          problem.AddGoal(std::make_shared<PositionGoal>(
+              model, track.target_sites[k], anchor[j],
+              fade * options.contact_weight / L2));
+          continue;
+        }
+        if (t == 0 || !result.contact[t - 1][j]) {  // a phase begins
+          anchor[j] = track.p[t][k];
+          const double below = -track.target_up.dot(anchor[j]);
+          if (below > 0.0) anchor[j] += below * track.target_up;
+        }
+        since_release[j] = 0;
+        auto planted = std::make_shared<PositionGoal>(
+            model, track.target_sites[k], anchor[j],
+            options.contact_weight / L2);
+        if (options.contacts == ContactMode::kHard) {
+          problem.AddEqualityConstraint(planted);
+        } else {
+          problem.AddGoal(planted);
+        }
+      }
+      for (const auto& ground : grounds) {
+        if (options.contacts == ContactMode::kHard) {
+          problem.AddInequalityConstraint(ground);
+        } else {
+          problem.AddGoal(ground);
+        }
+      }
+    }
+    const auto begin = std::chrono::steady_clock::now();
+    const Result solved = solver.Solve(problem, q);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+            .count();
+    if (solved.status == SolveStatus::kInvalidInput) {
+      throw std::invalid_argument("RetargetMotion: solver " + solver.name() +
+                                  " refused the problem of frame " +
+                                  std::to_string(track.frames[t]) + ": " +
+                                  solved.message);
+    }
+    RetargetFrame r;
+    r.frame = track.frames[t];
+    r.microseconds = 1e6 * seconds;
+    r.iterations = solved.iterations;
+    r.converged = solved.converged();
+    r.status = solved.status;
+    r.message = solved.message;
+    if (solved.q.size() == model.nq() && solved.q.allFinite()) q = solved.q;
+    ForwardKinematics(model, q, &data);
+    for (int k = 0; k < n; ++k) {
+      const double e =
+          (SitePosition(model, data, keypoints[k]->site()) - track.p[t][k])
+              .norm();
+      r.max_error = std::max(r.max_error, e);
+      r.mean_error += e / n;
+    }
+    result.run.frames.push_back(r);
+    result.run.q.push_back(q);
+  }
+  result.metrics = MeasureAgainstTrack(model, track, result.run, result.contact);
+  return result;
+}
+
+RetargetMetrics MeasureAgainstTrack(
+    const Model& model, const KeyPointTrack& track, const RetargetRun& run,
+    const std::vector<std::vector<char>>& contact) {
+  if (run.q.size() != track.p.size()) {
+    throw std::invalid_argument(
+        "MeasureAgainstTrack: the run has " + std::to_string(run.q.size()) +
+        " frames; the track " + std::to_string(track.p.size()));
+  }
+  std::vector<double> microseconds;
+  std::vector<bool> converged;
+  for (const RetargetFrame& r : run.frames) {
+    microseconds.push_back(r.microseconds);
+    converged.push_back(r.converged);
+  }
+  return MeasureRetargeting(model, run.q, track.target_sites, track.p,
+                            track.feet, contact, track.target_up,
+                            track.frame_time, microseconds, converged);
+}
+
+}  // namespace iklab

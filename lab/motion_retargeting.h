@@ -1,0 +1,212 @@
+#ifndef IKLAB_LAB_MOTION_RETARGETING_H_
+#define IKLAB_LAB_MOTION_RETARGETING_H_
+
+/// @file
+/// Motion retargeting onto another figure: a source motion (BVH) re-solved
+/// on a target figure of other proportions, joint names or structure (a
+/// scaled or renamed BVH skeleton, the human figure), frame by frame, with
+/// the key points of a RetargetMap (lab/retarget_map.h), the source's
+/// posture, foot contacts, smoothness and the target's joint limits.
+///
+///     BvhFigure clip = LoadBvh("walk.bvh");
+///     Model source = clip.figure.Compile();
+///     auto target = std::make_shared<const Model>(HumanFigure().Compile());
+///     KeyPointTrack track = MakeKeyPointTrack(source, clip.poses, frames,
+///                                             clip.frame_time, HumanoidMap(),
+///                                             *target);
+///     MotionRetargetOptions options;
+///     options.contacts = ContactMode::kPenalty;
+///     MotionRetargetResult r = RetargetMotion(target, track, solver,
+///                                             options, start);
+///
+/// Key points and scaling (the per-segment scaling of Gleicher, "Retargetting
+/// motion to new characters", SIGGRAPH 1998, and of the GMR/PHC
+/// retargeters). Each pair k of the map has a parent: the pair whose source
+/// site is its nearest ancestor in the source tree (none for the root, e.g.
+/// the hips). With R = R_TS (the map's axes), s = L_T / L_S (the ratio of
+/// the leg lengths, each the rest-pose height of the root key point above
+/// the lowest foot key point, or of any key point without feet; where the
+/// root is the lowest, both are the largest rest distance from the root to
+/// a key point) and ρ_k = |p_T,rest(k) − p_T,rest(parent)| /
+/// |p_S,rest(k) − p_S,rest(parent)| (the ratio of the segment's rest
+/// lengths), the target of key point k at frame t is
+///
+///     root:  P(k, t) = s R (p_S(k, t) − g_S u_S)
+///     other: P(k, t) = P(parent, t) + ρ_k R (p_S(k, t) − p_S(parent, t)),
+///
+/// where g_S is the source's ground height (the lowest height a foot key
+/// point reaches in the clip) along its up axis u_S: the root's height above
+/// the ground and its stride are scaled by s, each segment keeps the
+/// source's direction and takes the target's length. The target's ground is
+/// the plane through its world origin normal to its up axis u_T; since a
+/// foot placed by per-segment scaling reaches lower or higher than s times
+/// the source's, every key point is then shifted along u_T so that the
+/// lowest foot key point of the clip (of any key point without feet)
+/// touches the ground.
+///
+/// Posture. Where a pair has an orientation weight, the target site turns in
+/// the world as the source site does from its rest pose,
+///
+///     R_goal(k, t) = R R_S(k, t) R_S,rest(k)ᵀ Rᵀ R_T,rest(k),
+///
+/// R_S(k, t) being the product of the source's local joint rotations from
+/// the root to the site: when both skeletons stand alike at rest this asks
+/// for the source's local joint rotations, whatever the target's joint
+/// frames and parameterization.
+///
+/// The problem of frame t (weights w of MotionRetargetOptions; L = L_T, so
+/// that every term is invariant to the target's length unit and size):
+///
+///     Σ_k ½ (w_key w_k / L²) ‖P(k, t) − p_k(q)‖²        key points
+///   + Σ_k ½ w_orient w'_k ‖r_orient,k(q)‖²               posture
+///   + Σ_i a_i (q_i − q_{t−1,i})²                         smoothness
+///   + contacts (below),  subject to  lower ≤ q ≤ upper    joint limits
+///
+/// with a_i = w_smooth for revolute coordinates and w_smooth / L² for
+/// prismatic ones (the root's translation), and q_{t−1} the previous frame's
+/// answer (also the solve's start). Contacts: the source's contact phases
+/// are detected (lab/retarget_metrics.h); while foot key point k is in
+/// contact it stays at its position at the phase's first frame (lifted onto
+/// the ground if below it) — no sliding — and at every frame every foot key
+/// point stays on or above the ground — no penetration. After the phase the
+/// planted goal fades out over contact_blend_seconds (a weighted goal in
+/// both modes). kPenalty adds both
+/// as goals of weight w_contact / L² (the exterior penalty of
+/// constraints/inequality_goal.h for the ground); kHard adds them as hard
+/// equality and inequality constraints, which only the constrained solvers
+/// (slsqp, ipopt) accept.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "framework/model.h"
+#include "lab/retarget_map.h"
+#include "lab/retarget_metrics.h"
+#include "lab/retargeting.h"
+#include "solvers/solver.h"
+
+namespace iklab {
+
+/// How foot contacts enter the problem (see the file comment).
+enum class ContactMode { kOff, kPenalty, kHard };
+
+/// "off", "penalty", "hard".
+const char* ContactModeName(ContactMode mode);
+
+/// The mode named `name`.
+/// @throws std::invalid_argument naming the known modes.
+ContactMode ParseContactMode(const std::string& name);
+
+/// The key points of a motion on the target, frame by frame (see the file
+/// comment), and what the contacts need.
+struct KeyPointTrack {
+  /// Per key point (one per map pair, in map order).
+  std::vector<std::string> source_sites;
+  std::vector<std::string> target_sites;
+  std::vector<double> position_weights;
+  std::vector<double> orientation_weights;
+  /// Index of the parent key point; −1 for a root.
+  std::vector<int> parent;
+  /// ρ_k (s for a root).
+  std::vector<double> segment_scale;
+  /// P(k, t) and R_goal(k, t): p[t][k], R[t][k], target world.
+  std::vector<std::vector<Eigen::Vector3d>> p;
+  std::vector<std::vector<Eigen::Matrix3d>> R;
+  /// Key point indices of the feet, and their source positions per frame
+  /// (source world), for contact detection.
+  std::vector<int> feet;
+  std::vector<std::vector<Eigen::Vector3d>> source_feet;
+  Eigen::Vector3d source_up = Eigen::Vector3d::UnitY();
+  Eigen::Vector3d target_up = Eigen::Vector3d::UnitY();
+  /// L_S, L_T and s = L_T / L_S; g_S.
+  double source_leg_length = 0.0;
+  double target_leg_length = 0.0;
+  double scale = 1.0;
+  double source_ground = 0.0;
+  /// Seconds per frame and the source frames the rows stand for.
+  double frame_time = 0.0;
+  std::vector<int> frames;
+};
+
+/// The key points of `frames` of a source motion (rows of `poses`) on
+/// `target` (see the file comment).
+/// @throws std::invalid_argument if a site of the map is unknown
+///   (CheckRetargetMap), a frame is not a row of poses, poses has not
+///   source.nq() columns, frame_time <= 0, or a leg length is not > 0 (every
+///   key point at the root at rest).
+KeyPointTrack MakeKeyPointTrack(const Model& source,
+                                const Eigen::MatrixXd& poses,
+                                const std::vector<int>& frames,
+                                double frame_time, const RetargetMap& map,
+                                const Model& target);
+
+/// Weights and contacts of RetargetMotion (see the file comment for the
+/// terms they weigh).
+struct MotionRetargetOptions {
+  /// w_key: key points (a miss of 1% of the leg costs ½ w_key 1e-4).
+  double keypoint_weight = 1.0;
+  /// w_orient: posture; 0.05 lets a 0.1 rad twist cost what a key point miss
+  /// of about 2% of the leg does, so positions lead and the posture settles
+  /// what they leave free (axial twists, the feet's and hands' turn).
+  double orientation_weight = 0.05;
+  /// w_smooth: pull toward the previous frame, which fixes the coordinates
+  /// no goal determines and damps frame-to-frame jitter, at the price of a
+  /// lag: on the procedural walk at 120 Hz onto its own skeleton the answer
+  /// trails the clip's joint angles by at most 0.0011 rad at 0.001 (0.011
+  /// rad at 0.01; exact at 0).
+  double smoothness_weight = 0.001;
+  ContactMode contacts = ContactMode::kOff;
+  /// w_contact (kPenalty): 100 × the key points', so a planted foot yields
+  /// about 1% as much as a key point would.
+  double contact_weight = 100.0;
+  /// Seconds over which a released foot's planted goal fades out (its
+  /// weight falls linearly to 0), so that the foot does not jump from where
+  /// it stood to the source's key point in one frame — the blend of the
+  /// adjustments around contact boundaries of Kovar, Schreiner & Gleicher,
+  /// "Footskate cleanup for motion capture editing", SCA 2002. 0.1 s: a
+  /// few frames of a 30–120 Hz clip, short against a 0.3–0.4 s swing.
+  double contact_blend_seconds = 0.1;
+  /// Contact detection thresholds.
+  ContactOptions contact;
+
+  /// True if every weight is finite and >= 0 and `contact` is valid.
+  bool IsValid(std::string* why) const;
+};
+
+/// A retargeted motion: the solved frames, the source's contact phases
+/// (contact[t][j] for track.feet[j]) and the metrics.
+struct MotionRetargetResult {
+  RetargetRun run;
+  std::vector<std::vector<char>> contact;
+  RetargetMetrics metrics;
+};
+
+/// The contact phases of the track's feet in the source motion.
+/// @throws std::invalid_argument as DetectContacts.
+std::vector<std::vector<char>> SourceContacts(const KeyPointTrack& track,
+                                              const ContactOptions& options);
+
+/// Solves every frame of `track` on `target` (see the file comment), each
+/// from the previous answer (`start` for the first).
+/// @throws std::invalid_argument for invalid options, a track of another
+///   figure (unknown site), start of the wrong size, or kHard with a solver
+///   that refuses hard constraints (its message).
+MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
+                                    const KeyPointTrack& track,
+                                    const Solver& solver,
+                                    const MotionRetargetOptions& options,
+                                    const Eigen::VectorXd& start);
+
+/// The metrics of any solved motion of `track` on `model` (e.g. an
+/// effector-only RetargetRun), with `contact` from SourceContacts.
+/// @throws std::invalid_argument if the run's size differs from the track's.
+RetargetMetrics MeasureAgainstTrack(
+    const Model& model, const KeyPointTrack& track, const RetargetRun& run,
+    const std::vector<std::vector<char>>& contact);
+
+}  // namespace iklab
+
+#endif  // IKLAB_LAB_MOTION_RETARGETING_H_

@@ -1,0 +1,120 @@
+#ifndef IKLAB_LAB_RETARGET_METRICS_H_
+#define IKLAB_LAB_RETARGET_METRICS_H_
+
+/// @file
+/// Foot contacts detected in a motion, and the measures of a retargeted
+/// motion: how closely it tracks its key points, whether it respects the
+/// joint limits, whether its feet slide or sink while they should stand,
+/// how smooth it is and how long it took (lab/motion_retargeting.h).
+///
+/// Contact rule (Le Callennec & Boulic, "Robust kinematic constraint
+/// detection for motion data", SCA 2006, use the same two tests, on the
+/// position and the speed of a point): a foot point is in contact at frame
+/// t when both
+///
+///     h(t) − min_t' h(t') <= height_threshold · L   and
+///     ‖v(t)‖              <= speed_threshold · L  per second,
+///
+/// where h is its height (the up component of its position), the minimum is
+/// over the clip (so an ankle, which stands a few centimetres above the
+/// floor, is judged against its own lowest point), v its velocity by central
+/// differences (one-sided at the ends) and L the source's leg length (the
+/// rest-pose height of the root above its lowest key point), which makes
+/// the thresholds independent of the file's length unit.
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "framework/model.h"
+
+namespace iklab {
+
+/// Thresholds of the contact rule (see the file comment).
+struct ContactOptions {
+  /// Height above the point's lowest, in leg lengths. 0.05 (about 5 cm on an
+  /// adult): above the 1–2 cm noise of optical capture, below the 10–15 cm a
+  /// foot clears the floor in mid-swing.
+  double height_threshold = 0.05;
+  /// Speed, in leg lengths per second. 0.3 (about 0.3 m/s): a planted foot
+  /// moves far slower, a swinging one at 2–4 m/s.
+  double speed_threshold = 0.3;
+
+  /// True if both thresholds are finite and > 0; otherwise says why.
+  bool IsValid(std::string* why) const;
+};
+
+/// Contact flags contact[t][k] (1: point k touches the ground at frame t).
+/// @param positions positions[t][k] of the foot points, any world.
+/// @param up the unit up axis of that world.
+/// @param frame_time seconds per frame, > 0.
+/// @param leg_length L, > 0, in the positions' unit.
+/// @throws std::invalid_argument for invalid options, a non-positive
+///   frame_time or leg_length, or rows of unequal length.
+std::vector<std::vector<char>> DetectContacts(
+    const std::vector<std::vector<Eigen::Vector3d>>& positions,
+    const Eigen::Vector3d& up, double frame_time, double leg_length,
+    const ContactOptions& options = {});
+
+/// Horizontal speed of the foot points while in contact ("foot skating"):
+/// ‖(I − u uᵀ)(p(t+1) − p(t))‖ / frame_time over every t and k with
+/// contact[t][k] and contact[t+1][k].
+struct Skating {
+  double mean = 0.0;  ///< units per second; 0 with no contact frames
+  double max = 0.0;
+  int samples = 0;
+};
+
+/// Skating of `positions` during `contact` (see Skating).
+/// @throws std::invalid_argument if the sizes disagree or frame_time <= 0.
+Skating FootSkating(const std::vector<std::vector<Eigen::Vector3d>>& positions,
+                    const std::vector<std::vector<char>>& contact,
+                    const Eigen::Vector3d& up, double frame_time);
+
+/// The measures of one retargeted motion (units of the target).
+struct RetargetMetrics {
+  int frames = 0;
+  /// Key-point tracking: ‖p_site(q_t) − target‖ over frames and key points.
+  double tracking_mean = 0.0;
+  double tracking_max = 0.0;
+  /// The target site with the largest error.
+  std::string tracking_worst;
+  /// (frame, coordinate) pairs outside the target's limits by more than
+  /// 1e-9, and the largest excess (radians or length units).
+  int limit_violations = 0;
+  double limit_violation_max = 0.0;
+  /// Foot skating of the target's foot points during the source's contacts.
+  Skating skating;
+  /// Deepest foot point below the ground (height 0 along `up`), >= 0.
+  double penetration_max = 0.0;
+  /// Root mean square of the third difference of the revolute coordinates
+  /// over frame_time³ (rad/s³): (q_{t+2} − 3q_{t+1} + 3q_t − q_{t−1}) / Δt³.
+  double jerk_rms = 0.0;
+  /// Milliseconds of solver time per frame.
+  double ms_per_frame_median = 0.0;
+  double ms_per_frame_mean = 0.0;
+  /// Frames whose solve reported convergence.
+  int converged = 0;
+};
+
+/// Measures a solved motion.
+/// @param q q[t], the target's configuration at frame t.
+/// @param sites target sites of the key points; targets[t][k] their goals.
+/// @param feet indices into `sites` of the foot points; contact[t][j] for
+///   feet[j] (may be empty: no skating samples).
+/// @param microseconds solver time per frame (may be empty).
+/// @param converged per frame (may be empty).
+/// @throws std::invalid_argument if the sizes disagree or a site is unknown.
+RetargetMetrics MeasureRetargeting(
+    const Model& model, const std::vector<Eigen::VectorXd>& q,
+    const std::vector<std::string>& sites,
+    const std::vector<std::vector<Eigen::Vector3d>>& targets,
+    const std::vector<int>& feet,
+    const std::vector<std::vector<char>>& contact, const Eigen::Vector3d& up,
+    double frame_time, const std::vector<double>& microseconds,
+    const std::vector<bool>& converged);
+
+}  // namespace iklab
+
+#endif  // IKLAB_LAB_RETARGET_METRICS_H_
