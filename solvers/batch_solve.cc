@@ -152,7 +152,7 @@ int FindGoal(const Problem& problem, int requested, const char* kind,
 
 // Items per hand-out of the SIMD path: enough to keep the lanes full (a
 // lane refills from the chunk) and few enough to balance the threads.
-constexpr Eigen::Index kSimdChunkPerLane = 16;
+constexpr Eigen::Index kSimdChunkPerLane = 64;
 
 // The SIMD path of SolveBatch (BatchOptions::simd): chunks of items handed
 // out to the threads, each solved by SimdBoundedLm::Solve. Items the batch

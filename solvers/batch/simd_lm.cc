@@ -460,7 +460,8 @@ class Work {
   // J̃ᵀ (nq × kMaxFactorRows, entry (i, r) at i·kMaxFactorRows + r) and r̃
   // at q and at tq.
   double *Jt, *tJt, *rt, *trt;
-  // JᵀJ (lower), its Cholesky factor, JᵀR, substitution scratch.
+  // JᵀJ (lower), its Cholesky factor (diagonal inverted), JᵀR, substitution
+  // scratch.
   double *A, *L, *g, *y, *dx;
   // Per-lane scalars of the attempt (bounded_lm_solver.cc AttemptState).
   double *cost, *tcost, *lambda, *mu, *initial_norm, *stall_ref, *since_ref,
@@ -649,7 +650,10 @@ HWY_ATTR void SolvePass(const SimdLmPlan& plan, Work& w, int offset) {
   const int n = plan.nq;
   const V zero = hn::Zero(d), one = hn::Set(d, 1.0);
   const V mu = Ld(w.mu + offset);
-  const auto is_held = [&](int i) { return hn::Gt(Ld(w.at(w.held, i) + offset), zero); };
+  using M = decltype(hn::Gt(zero, zero));
+  M held[kMaxQ];
+  for (int i = 0; i < n; ++i) held[i] = hn::Gt(Ld(w.at(w.held, i) + offset), zero);
+  const auto is_held = [&](int i) { return held[i]; };
   auto ok = hn::Gt(one, zero);  // all true
   for (int j = 0; j < n; ++j) {
     const auto held_j = is_held(j);
@@ -660,9 +664,11 @@ HWY_ATTR void SolvePass(const SimdLmPlan& plan, Work& w, int offset) {
     }
     diag = hn::IfThenElse(held_j, one, diag);
     ok = hn::And(ok, hn::Gt(diag, zero));
-    const V ljj = hn::Sqrt(hn::IfThenElse(hn::Gt(diag, zero), diag, one));
-    const V inv = hn::Div(one, ljj);
-    St(ljj, w.at(w.L, j * n + j) + offset);
+    // The diagonal of L is kept inverted: one division per column, and the
+    // substitutions multiply.
+    const V inv =
+        hn::Div(one, hn::Sqrt(hn::IfThenElse(hn::Gt(diag, zero), diag, one)));
+    St(inv, w.at(w.L, j * n + j) + offset);
     for (int i = j + 1; i < n; ++i) {
       V s = Ld(w.at(w.A, i * n + j) + offset);
       for (int k = 0; k < j; ++k) {
@@ -680,7 +686,7 @@ HWY_ATTR void SolvePass(const SimdLmPlan& plan, Work& w, int offset) {
       s = hn::NegMulAdd(Ld(w.at(w.L, i * n + k) + offset),
                         Ld(w.at(w.y, k) + offset), s);
     }
-    St(hn::Div(s, Ld(w.at(w.L, i * n + i) + offset)), w.at(w.y, i) + offset);
+    St(hn::Mul(s, Ld(w.at(w.L, i * n + i) + offset)), w.at(w.y, i) + offset);
   }
   const auto pending = hn::Gt(Ld(w.pending + offset), zero);
   for (int i = n - 1; i >= 0; --i) {
@@ -689,7 +695,7 @@ HWY_ATTR void SolvePass(const SimdLmPlan& plan, Work& w, int offset) {
       s = hn::NegMulAdd(Ld(w.at(w.L, k * n + i) + offset),
                         Ld(w.at(w.dx, k) + offset), s);
     }
-    St(hn::Div(s, Ld(w.at(w.L, i * n + i) + offset)), w.at(w.dx, i) + offset);
+    St(hn::Mul(s, Ld(w.at(w.L, i * n + i) + offset)), w.at(w.dx, i) + offset);
   }
   for (int i = 0; i < n; ++i) {
     const V old = Ld(w.at(w.step, i) + offset);
