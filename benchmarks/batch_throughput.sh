@@ -34,8 +34,9 @@ print(f"# {data['context'].get('host_name', '?')}: {sys.argv[2]} cores, "
       f"{data['context'].get('mhz_per_cpu', '?')} MHz; medians")
 rows = {}
 label = ""
+medians = any(b.get("aggregate_name") == "median" for b in data["benchmarks"])
 for b in data["benchmarks"]:
-    if b.get("aggregate_name") != "median":
+    if medians and b.get("aggregate_name") != "median":
         continue
     m = re.search(r"robot:(\d)/random0_mid1:(\d)/simd:(\d)/threads:(\d+)", b["name"])
     robot, mode, simd, threads = (int(x) for x in m.groups())
@@ -56,3 +57,24 @@ for (robot, mode, threads), pair in sorted(rows.items(), key=lambda kv: (kv[0][0
           f"{s['solved']:>6.4f}|{v['solved']:<6.4f} "
           f"{s['false_claims']:>4.0f}|{v['false_claims']:<4.0f}")
 PY
+
+program="$build/experiments/iklab"
+[[ -x $program ]] || { echo "no $program: skipping iklab bench" >&2; exit 0; }
+targets=${BENCH_TARGETS:-20000}
+out=$(mktemp -d)
+trap 'rm -rf "$json" "$out"' EXIT
+echo
+echo "# iklab bench: panda, iiwa14 x both seed modes, $targets targets each; wall s"
+printf '%-16s %4s %8s %s\n' solver thr wall_s "solve rates (robot/seeds: rate)"
+for solver in bounded-lm bounded-lm-simd; do
+  for t in $threads; do
+    (( t <= cores )) || continue
+    start=$(date +%s.%N)
+    "$program" bench --robots panda,iiwa14 --solvers "$solver" -n "$targets" \
+      -j "$t" --out "$out/$solver-$t" >/dev/null 2>&1
+    end=$(date +%s.%N)
+    rates=$(awk -F, 'NR > 1 { printf "%s/%s: %s  ", $1, $3, $6 }' \
+      "$out/$solver-$t/summary.csv")
+    printf '%-16s %4d %8.2f %s\n' "$solver" "$t" "$(awk "BEGIN { print $end - $start }")" "$rates"
+  done
+done
