@@ -1,6 +1,8 @@
 // Bounded LM across SIMD lanes (simd_lm.h). Compiled once per instruction
-// set by Highway's foreach_target.h; the scalar parts are in HWY_ONCE
-// sections. Not part of a unity batch (solvers/CMakeLists.txt): the file
+// set by Highway's foreach_target.h: the vector kernels and the driver in
+// iklab::internal::HWY_NAMESPACE once per target; the plan, the per-lane
+// scalar bookkeeping (LaneOps) and the public API once (an include guard,
+// HWY_ONCE). Not part of a unity batch (solvers/CMakeLists.txt): the file
 // includes itself.
 
 #ifndef IKLAB_SOLVERS_BATCH_SIMD_LM_SHARED_
@@ -64,7 +66,8 @@ struct SimdLmPlan {
 };
 
 // Site pose at q by the plan's chain, in scalar code: p_WS then the columns
-// x, y (RestartPool's 9 values), and z into z (if not null).
+// x, y (RestartPool's 9 values), and z into z (if not null). For restart
+// draws and the errors of answers that did not converge.
 void ScalarSitePose(const SimdLmPlan& plan, const double* q, double* pose,
                     double* z);
 
@@ -427,7 +430,7 @@ class Work {
       n += std::size_t(count) * lanes;
     };
     take(&q, nq); take(&tq, nq); take(&step, nq); take(&best_q, nq);
-    take(&held, nq); take(&pending, nq > 0 ? 1 : 1);
+    take(&held, nq); take(&pending, 1);
     take(&Jt, nq * kMaxFactorRows); take(&tJt, nq * kMaxFactorRows);
     take(&rt, kMaxFactorRows); take(&trt, kMaxFactorRows);
     take(&A, nq * nq); take(&L, nq * nq); take(&g, nq); take(&y, nq);
@@ -746,8 +749,6 @@ HWY_ATTR bool HoldOutward(const SimdLmPlan& plan, Work& w, int offset) {
 HWY_ATTR void NormalEquations(const SimdLmPlan& plan, Work& w, int offset) {
   const D d;
   const int n = plan.nq, F = kMaxFactorRows, rows = plan.factor_rows;
-  const int first = plan.position ? 0 : 3;  // orientation-only never reaches here
-  (void)first;
   for (int i = 0; i < n; ++i) {
     V col_i[kMaxFactorRows];
     for (int r = 0; r < rows; ++r) col_i[r] = Ld(w.at(w.Jt, i * F + r) + offset);
