@@ -45,8 +45,14 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
           "ceres-lm+restarts, ceres-dogleg+restarts, analytic-6r (robots "
           "with a spherical wrist or three parallel axes only, n/a on the "
           "others), tolani (SRS 7-DOF arms only: iiwa14), and the KDL "
-          "baselines kdl-lma, kdl-nr-jl when built with KDL")
+          "baselines kdl-lma, kdl-nr-jl when built with KDL; bounded-lm-simd "
+          "(see --simd) only when named")
       ->delimiter(',');
+  command->add_flag(
+      "--simd", o->simd,
+      "Also run bounded-lm-simd: bounded LM on several targets at once "
+      "across SIMD lanes (no time budget of its own; its time per target is "
+      "its share of the batch's wall time)");
   command
       ->add_option("--seeds", o->seed_modes,
                    "Seed poses: mid-limits, random (default: both)")
@@ -177,6 +183,11 @@ bool ChooseSolvers(const BenchCommandOptions& o,
   for (auto& s : known) {
     if (Selected(o.solvers, s.name)) solvers->push_back(s);
   }
+  // bounded-lm-simd runs when named or with --simd (not by default).
+  known.push_back(SimdBenchmarkSolver());
+  bool named = false;
+  for (const auto& name : o.solvers) named |= name == known.back().name;
+  if (o.simd || named) solvers->push_back(known.back());
   for (const auto& name : o.solvers) {
     bool found = false;
     for (const auto& s : known) found |= s.name == name;

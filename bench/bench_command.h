@@ -24,6 +24,8 @@ struct BenchCommandOptions {
   std::string data_dir;
   std::vector<std::string> robots;
   std::vector<std::string> solvers;
+  /// Also run bounded-lm-simd (SimdBenchmarkSolver), the SIMD batch solver.
+  bool simd = false;
   std::vector<std::string> seed_modes = {"mid-limits", "random"};
   int targets = 1000;
   std::uint64_t seed = 1;

@@ -15,6 +15,9 @@
 #include "framework/validate.h"
 #include "lab/statistics.h"
 #include "lab/study.h"
+#include "solvers/batch/simd_lm.h"
+#include "solvers/batch_solve.h"
+#include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/registry.h"
 #include "solvers/restarts.h"
 
@@ -176,6 +179,76 @@ std::string NotApplicable(const BenchmarkSolver& solver, const Model& model,
                                : std::string();
 }
 
+namespace {
+
+// The benchmark's pose problem: one PositionOrientationGoal on the site,
+// rotation weighted 0.4 against length (w_o = 0.4²).
+std::shared_ptr<Problem> BenchmarkProblem(
+    const std::shared_ptr<const Model>& model, int site) {
+  PositionOrientationScales scales;
+  scales.w_o = 0.4 * 0.4;
+  auto problem = std::make_shared<Problem>(model);
+  problem->AddGoal(std::make_shared<PositionOrientationGoal>(
+      *model, model->site_name(site), Eigen::Isometry3d::Identity(), 1.0,
+      scales));
+  return problem;
+}
+
+// bounded-lm's per-attempt iteration cap in the benchmark (PoseSolvers).
+constexpr int kBoundedLmIterations = 100000;
+
+BoundedLmOptions SimdOptions(double tolerance) {
+  BoundedLmOptions options;
+  options.common.position_tolerance = tolerance;
+  options.common.angle_tolerance = tolerance;
+  options.common.max_iterations = kBoundedLmIterations;
+  return options;
+}
+
+}  // namespace
+
+BenchmarkSolver SimdBenchmarkSolver() {
+  BenchmarkSolver solver;
+  solver.name = "bounded-lm-simd";
+  solver.not_applicable = [](const Model& model, int site) -> std::string {
+    auto shared = std::shared_ptr<const Model>(&model, [](const Model*) {});
+    std::string why;
+    if (SimdLmApplies(*BenchmarkProblem(shared, site), SimdOptions(1e-5),
+                      &why)) {
+      return "";
+    }
+    return why;
+  };
+  solver.batch = [](const std::shared_ptr<const Model>& model, int site,
+                    const std::vector<BenchmarkTarget>& targets, int threads,
+                    double tolerance) {
+    const auto problem = BenchmarkProblem(model, site);
+    const int n = static_cast<int>(targets.size());
+    RowMatrixXd poses(n, 7), seeds(n, model->nq());
+    for (int i = 0; i < n; ++i) {
+      const Eigen::Quaterniond r(targets[i].target.linear());
+      poses.row(i) << targets[i].target.translation().transpose(), r.w(),
+          r.x(), r.y(), r.z();
+      seeds.row(i) = targets[i].seed.transpose();
+    }
+    BatchOptions options;
+    options.threads = threads;
+    const BoundedLmSolver lm(SimdOptions(tolerance));
+    const BatchResult batch = SolveBatch(lm, *problem, poses, seeds, options);
+    std::vector<TargetOutcome> outcomes(n);
+    for (int i = 0; i < n; ++i) {
+      TargetOutcome& o = outcomes[i];
+      o.status = batch.status[i];
+      o.claimed = o.status == SolveStatus::kConverged;
+      o.microseconds = batch.microseconds[i];
+      o.iterations = batch.iterations[i];
+      o.q = batch.q.row(i).transpose();
+    }
+    return outcomes;
+  };
+  return solver;
+}
+
 std::vector<BenchmarkSolver> PoseSolvers() {
   // Every solver stops on the goal tolerance the protocol checks (the
   // settings' tolerance on position norm and rotation angle, which implies
@@ -249,6 +322,21 @@ std::vector<TargetOutcome> RunTargets(
     const BenchmarkSettings& settings,
     const std::function<void(int)>& progress) {
   if (targets.empty()) return {};
+  if (solver.batch) {
+    CheckThreadCount(settings.threads, "BenchmarkSettings::threads");
+    CheckTolerance(settings.tolerance, "BenchmarkSettings::tolerance");
+    std::vector<TargetOutcome> outcomes = solver.batch(
+        model, site, targets, settings.threads, settings.tolerance);
+    for (size_t k = 0; k < outcomes.size(); ++k) {
+      TargetOutcome& o = outcomes[k];
+      o.overran = settings.time_budget_seconds > 0.0 &&
+                  o.microseconds > 1e6 * settings.time_budget_seconds;
+      o.check = Verify(*model, site, o.q, targets[k].target, settings.tolerance);
+      o.success = o.claimed && o.check.success && !o.overran;
+    }
+    if (progress) progress(static_cast<int>(targets.size()));
+    return outcomes;
+  }
   // The protocol as a study (lab/study.h): trial k is target k, started from
   // its seed; the study hands targets to the threads and keeps each outcome in
   // its target's slot, so outcomes do not depend on the thread count. The

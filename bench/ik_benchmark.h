@@ -117,6 +117,8 @@ Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
 using TargetSolve = std::function<Result(const Eigen::Isometry3d& X_BT,
                                          const Eigen::VectorXd& seed)>;
 
+struct TargetOutcome;
+
 /// A solver under test: a name and a factory that makes one TargetSolve per
 /// worker thread for the tip `site` of `model`, binding the protocol's time
 /// budget (seconds) and success tolerance. iklab solvers enter through
@@ -134,7 +136,22 @@ struct BenchmarkSolver {
   /// `model`, else the reason it does not (the robot is then reported n/a
   /// for this solver and not run). Unset: applies to every robot.
   std::function<std::string(const Model& model, int site)> not_applicable;
+  /// Set for a solver that takes all targets at once (the SIMD batch
+  /// solver): RunTargets hands it every target and the settings, and checks
+  /// its answers as any other's; `make` is then unused. Each outcome's
+  /// microseconds is its share of the batch's wall time.
+  std::function<std::vector<TargetOutcome>(
+      const std::shared_ptr<const Model>& model, int site,
+      const std::vector<BenchmarkTarget>& targets, int threads,
+      double tolerance)>
+      batch;
 };
+
+/// "bounded-lm-simd": bounded LM (the benchmark's options, no time budget of
+/// its own) through SolveBatch's SIMD batch solver (solvers/batch/simd_lm.h),
+/// several targets per core at once. Not among PoseSolvers(): `iklab bench
+/// --simd` adds it.
+BenchmarkSolver SimdBenchmarkSolver();
 
 /// solver.not_applicable(model, site), or "" when unset.
 std::string NotApplicable(const BenchmarkSolver& solver, const Model& model,

@@ -10,7 +10,7 @@ packages=(
   catch2 libbenchmark-dev liburdfdom-dev libmujoco-dev liborocos-kdl-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libtbb-dev
   gnuplot-nox valgrind
-  coinor-libipopt-dev libnlopt-cxx-dev
+  coinor-libipopt-dev libnlopt-cxx-dev libhwy-dev
   pybind11-dev python3-dev python3-numpy python3-pytest
   python3-venv python3-pip python3-setuptools python3-wheel
   python3-nbclient python3-ipykernel

@@ -14,6 +14,9 @@
 #include "framework/internal/check.h"
 #include "framework/validate.h"
 #include "framework/worker_threads.h"
+#include "solvers/batch/simd_lm.h"
+#include "solvers/internal/solve_scope.h"
+#include "solvers/optimization/bounded_lm_solver.h"
 
 namespace iklab {
 
@@ -147,6 +150,81 @@ int FindGoal(const Problem& problem, int requested, const char* kind,
                        "'s target; add one to the template problem)");
 }
 
+// Items per hand-out of the SIMD path: enough to keep the lanes full (a
+// lane refills from the chunk) and few enough to balance the threads.
+constexpr Eigen::Index kSimdChunkPerLane = 64;
+
+// The SIMD path of SolveBatch (BatchOptions::simd): chunks of items handed
+// out to the threads, each solved by SimdBoundedLm::Solve. Items the batch
+// solver left at a stationary point are classified as the scalar solver's
+// SolveScope::Finish does (unreachable, limits, local minimum) on the
+// thread's problem copy with the item's target, `set_target(i, t)`.
+BatchResult RunSimd(const SimdBoundedLm& simd, const BoundedLmOptions& lm,
+                    const Eigen::Ref<const RowMatrixXd>& targets,
+                    const Eigen::Ref<const RowMatrixXd>& q0, int threads,
+                    const std::function<const Problem&(Eigen::Index, int)>&
+                        set_target) {
+  const Eigen::Index items = targets.rows();
+  const int nq = simd.nq();
+  BatchResult result;
+  result.q.resize(items, nq);
+  result.status.assign(items, SolveStatus::kNotSolved);
+  result.position_error.setZero(items);
+  result.angle_error.setZero(items);
+  result.microseconds.setZero(items);
+  result.iterations.setZero(items);
+  result.method = StrCat("simd-bounded-lm (", SimdBoundedLm::TargetName(), ", ",
+                         SimdBoundedLm::Lanes(), " lanes)");
+  // Contiguous copies: the Refs may have any stride.
+  const RowMatrixXd target_rows = targets;
+  const RowMatrixXd starts = q0;
+  const Eigen::Index chunk = kSimdChunkPerLane * SimdBoundedLm::Lanes();
+  std::atomic<Eigen::Index> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto worker = [&](int thread) {
+    for (Eigen::Index begin = next.fetch_add(chunk); begin < items;
+         begin = next.fetch_add(chunk)) {
+      try {
+        const int count = static_cast<int>(std::min(chunk, items - begin));
+        SimdLmOutput out;
+        out.q = result.q.data() + begin * nq;
+        out.status = result.status.data() + begin;
+        out.position_error = result.position_error.data() + begin;
+        out.angle_error = result.angle_error.data() + begin;
+        out.iterations = result.iterations.data() + begin;
+        const auto t0 = std::chrono::steady_clock::now();
+        simd.Solve(target_rows.data() + begin * target_rows.cols(),
+                   starts.data() + begin * nq, count, out);
+        const auto t1 = std::chrono::steady_clock::now();
+        result.microseconds.segment(begin, count).setConstant(
+            std::chrono::duration<double, std::micro>(t1 - t0).count() /
+            count);
+        for (Eigen::Index i = begin; i < begin + count; ++i) {
+          if (result.status[i] != SolveStatus::kLocalMinimum) continue;
+          const Problem& problem = set_target(i, thread);
+          internal::SolveScope scope(problem, starts.row(i).transpose(),
+                                     lm.common, "bounded-lm");
+          const Result r = scope.Finish(result.q.row(i).transpose(),
+                                        SolveStatus::kLocalMinimum,
+                                        "no attempt converged");
+          result.status[i] = r.status;
+        }
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        next = items;
+      }
+    }
+  };
+  const Eigen::Index chunks = (items + chunk - 1) / chunk;
+  const int n = static_cast<int>(
+      std::max<Eigen::Index>(1, std::min<Eigen::Index>(threads, chunks)));
+  RunWorkerThreads(n, worker, [&] { next = items; }, "SolveBatch");
+  if (error) std::rethrow_exception(error);
+  return result;
+}
+
 }  // namespace
 
 BatchResult SolveBatch(const Solver& solver, const Problem& problem,
@@ -202,9 +280,7 @@ BatchResult SolveBatch(const Solver& solver, const Problem& problem,
     }
     problems.push_back(WithGoal(problem, index, goal));
   }
-  return RunItems(
-      solver, items, problem.nq(), threads,
-      [&](Eigen::Index i, int t) -> const Problem& {
+  const auto set_target = [&](Eigen::Index i, int t) -> const Problem& {
         const Eigen::Vector3d p = targets.row(i).head<3>().transpose();
         if (poses) {
           const Eigen::Quaterniond quaternion(targets(i, 3), targets(i, 4),
@@ -217,8 +293,22 @@ BatchResult SolveBatch(const Solver& solver, const Problem& problem,
           position_goals[t]->set_target(p);
         }
         return problems[t];
-      },
-      q0);
+  };
+  // The SIMD batch solver where it applies (BatchOptions::simd).
+  std::string why = "BatchOptions::simd is false";
+  const auto* lm = dynamic_cast<const BoundedLmSolver*>(&solver);
+  if (options.simd && lm == nullptr) {
+    why = StrCat("the solver is ", solver.name(), ", not bounded-lm");
+  }
+  if (options.simd && lm != nullptr &&
+      SimdLmApplies(problems[0], lm->options(), &why)) {
+    const SimdBoundedLm simd(problems[0], lm->options());
+    return RunSimd(simd, lm->options(), targets, q0, threads, set_target);
+  }
+  BatchResult result =
+      RunItems(solver, items, problem.nq(), threads, set_target, q0);
+  result.method = "scalar: " + why;
+  return result;
 }
 
 BatchResult SolveBatch(const Solver& solver,
@@ -240,10 +330,12 @@ BatchResult SolveBatch(const Solver& solver,
   }
   CheckStarts(q0, items, nq);
   if (items > 0) solver.Prepare(*problems[0]);
-  return RunItems(
+  BatchResult result = RunItems(
       solver, items, nq,
       CheckThreadCount(options.threads, "BatchOptions::threads"),
       [&](Eigen::Index i, int) -> const Problem& { return *problems[i]; }, q0);
+  result.method = "scalar: one problem per item (the SIMD solver takes targets)";
+  return result;
 }
 
 }  // namespace iklab

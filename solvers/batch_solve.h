@@ -44,6 +44,13 @@ struct BatchOptions {
   /// targets replaces; −1: the first goal of a fitting kind (a
   /// PositionOrientationGoal for poses, a PositionGoal for positions).
   int goal = -1;
+  /// Solve with the SIMD batch solver (solvers/batch/simd_lm.h: several
+  /// problems at once across vector lanes) when it applies: the target
+  /// form of SolveBatch, a BoundedLmSolver, a template problem of that one
+  /// goal on a serial chain of ≤ 8 coordinates (SimdLmApplies). Otherwise,
+  /// or when false, each item is a scalar solve; BatchResult::method says
+  /// which ran and why.
+  bool simd = true;
 
   /// True if the fields are in range; otherwise says why.
   bool IsValid(std::string* why) const;
@@ -57,6 +64,11 @@ struct BatchResult {
   Eigen::VectorXd angle_error;          ///< B largest goal angle errors, rad.
   Eigen::VectorXd microseconds;         ///< B wall times of the solve calls.
   Eigen::VectorXi iterations;           ///< B iteration counts.
+  /// "simd-bounded-lm (<instruction set>, <lanes> lanes)" when the SIMD
+  /// batch solver ran (microseconds then holds each item's share of its
+  /// chunk's wall time), else "scalar" with the reason the SIMD solver was
+  /// not used ("scalar: ...").
+  std::string method;
 };
 
 /// Solves `problem` once per row of `targets`, with the chosen goal's target

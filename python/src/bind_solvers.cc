@@ -757,6 +757,9 @@ void BindBatch(py::module_& m) {
         BatchResult& r = self.cast<BatchResult&>();
         return py::array_t<int>(r.iterations.size(), r.iterations.data(), self);
       })
+      .def_readonly("method", &BatchResult::method,
+                    "'simd-bounded-lm (<ISA>, <lanes> lanes)' when the SIMD batch "
+                    "solver ran, else 'scalar: <why not>'.")
       .def("__len__", [](const BatchResult& r) { return r.status.size(); });
   m.def("solve_batch",
         [](const Problem& problem, BatchTargetsArg targets, BatchQArg q0, const Solver& solver,

@@ -132,3 +132,14 @@ def test_batch_rejects_bad_input_naming_the_argument(panda, pose_problem, target
         iklab.solve_batch(pose_problem, poses[:, :3], seeds, solver, goal=2)
     with pytest.raises(ValueError, match=r"q0 must have shape \(B, nq\) = \(2, 7\)"):
         iklab.solve_batch(pose_problem, [pose_problem, pose_problem], seeds, solver)
+
+
+def test_bounded_lm_batches_run_on_simd_lanes_and_say_so(panda, pose_problem, targets):
+    poses, seeds = targets
+    simd = iklab.solve_batch(pose_problem, poses, seeds,
+                             iklab.BoundedLmSolver(time_budget_seconds=0.0), threads=2)
+    assert simd.method.startswith("simd-bounded-lm")
+    assert simd.converged.all()
+    assert (simd.position_error <= 1e-6).all()
+    scalar = iklab.solve_batch(pose_problem, poses, seeds, iklab.LbfgsbSolver(), threads=2)
+    assert scalar.method.startswith("scalar: the solver is")
