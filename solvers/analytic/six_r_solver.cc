@@ -751,7 +751,9 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
 
 void SixRAnalyticSolver::Prepare(const Problem& problem) const {
   first_solve_.Claim();
-  if (problem.goals().size() != 1) return;
+  // Never throws: with invalid options (SixRArm::Create would throw on the
+  // tolerance) Solve says why.
+  if (!options_.IsValid(nullptr) || problem.goals().size() != 1) return;
   const auto* goal =
       dynamic_cast<const PositionOrientationGoal*>(problem.goals()[0].get());
   if (goal == nullptr) return;

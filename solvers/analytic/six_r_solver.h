@@ -55,7 +55,7 @@
 
 #include "constraints/problem.h"
 #include "framework/model.h"
-#include "solvers/internal/first_solve.h"
+#include "solvers/first_solve.h"
 #include "solvers/solver.h"
 
 namespace iklab {

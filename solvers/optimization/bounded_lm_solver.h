@@ -114,7 +114,7 @@
 #include <Eigen/Core>
 
 #include "constraints/problem.h"
-#include "solvers/internal/first_solve.h"
+#include "solvers/first_solve.h"
 #include "solvers/solver.h"
 
 namespace iklab {
@@ -201,7 +201,7 @@ class BoundedLmSolver final : public Solver {
       : options_(std::move(options)) {}
   std::string name() const override { return "bounded-lm"; }
   /// The first Solve of an instance on which Prepare was not called calls
-  /// Prepare first, outside its clock (solvers/internal/first_solve.h).
+  /// Prepare first, outside its clock (solvers/first_solve.h).
   Result Solve(const Problem& problem,
                const Eigen::VectorXd& q0) const override {
     if (first_solve_.Claim()) Prepare(problem);

@@ -187,6 +187,7 @@ std::shared_ptr<const TolaniLimbSolver::Setup> TolaniLimbSolver::Prepared(
 
 void TolaniLimbSolver::Prepare(const Problem& problem) const {
   first_solve_.Claim();
+  if (!options_.IsValid(nullptr)) return;  // never throws: Solve says why
   std::string why;
   if (Prepared(problem, &why) != nullptr) {
     internal::WarmUp(*this, problem);  // a closed form: cheap

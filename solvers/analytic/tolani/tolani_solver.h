@@ -15,7 +15,7 @@
 #include "constraints/problem.h"
 #include "solvers/analytic/tolani/limb_ik.h"
 #include "solvers/analytic/tolani/srs_arm.h"
-#include "solvers/internal/first_solve.h"
+#include "solvers/first_solve.h"
 #include "solvers/solver.h"
 
 namespace iklab {

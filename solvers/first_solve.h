@@ -1,13 +1,13 @@
-#ifndef IKLAB_SOLVERS_INTERNAL_FIRST_SOLVE_H_
-#define IKLAB_SOLVERS_INTERNAL_FIRST_SOLVE_H_
+#ifndef IKLAB_SOLVERS_FIRST_SOLVE_H_
+#define IKLAB_SOLVERS_FIRST_SOLVE_H_
 
 /// @file
 /// Whether a solver instance has paid its first-solve cost yet (see
-/// warm_up.h). A solver whose Prepare warms it up holds one: Prepare claims
-/// it, and Solve, when nobody has claimed it, calls Prepare before starting
-/// its clock, so a program that never calls Prepare pays the cost once per
-/// instance outside the first solve's clock and time budget (the call still
-/// takes that long: the cost is moved, not removed).
+/// solvers/internal/warm_up.h). A solver whose Prepare warms it up holds
+/// one: Prepare claims it, and Solve, when nobody has claimed it, calls
+/// Prepare before starting its clock, so a program that never calls Prepare
+/// pays the cost once per instance outside the first solve's clock and time
+/// budget (the call still takes that long: the cost is moved, not removed).
 
 #include <atomic>
 
@@ -36,4 +36,4 @@ class FirstSolve {
 
 }  // namespace iklab::internal
 
-#endif  // IKLAB_SOLVERS_INTERNAL_FIRST_SOLVE_H_
+#endif  // IKLAB_SOLVERS_FIRST_SOLVE_H_
