@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <system_error>
 #include <thread>
+#include <typeinfo>
 
 #include "framework/internal/check.h"
 #include "framework/internal/read_file.h"
@@ -278,6 +279,24 @@ void SolveWave(const ReachTask& task, const std::vector<std::int64_t>& list,
               }
             });
       });
+    } catch (const std::exception& e) {
+      // TBB starts its worker threads on demand; when the system refuses
+      // one, the thread that asked (this one, inside execute) gets a plain
+      // std::runtime_error ("pthread_create has failed: ..."), which is
+      // given the call's name here. A worker that TBB starts from another of
+      // its workers (machines with more than two hardware threads) runs in
+      // TBB's noexcept worker loop, where a refusal is std::terminate inside
+      // TBB that no caller can catch; the thread count is therefore capped
+      // at the hardware threads (MaxWorkerThreads), and a system that starts
+      // the first worker rarely refuses the next.
+      if (typeid(e) == typeid(std::runtime_error)) {
+        worker_error = std::make_exception_ptr(std::runtime_error(StrCat(
+            "iklab reach: the solving threads (TBB, ", threads,
+            " requested) stopped: ", e.what(),
+            "; if the system refused a thread, request fewer threads")));
+      } else {
+        worker_error = std::current_exception();
+      }
     } catch (...) {
       worker_error = std::current_exception();
     }

@@ -65,8 +65,20 @@ void BindGoalBases(py::module_& m) {
 
   py::class_<Goal, GoalPtr>(m, "Goal", "Base of every goal and regularizer.")
       .def_property_readonly("num_residuals", &Goal::num_residuals)
-      .def_property("weight", &Goal::weight, &Goal::set_weight)
-      .def_property("name", &Goal::name, &Goal::set_name)
+      .def_property("weight", &Goal::weight,
+                    [](Goal& g, double weight) {
+                      RefuseWhileSolving(g, "Goal.weight");
+                      g.set_weight(weight);
+                    },
+                    "w >= 0, the goal's weight in the potential. Setting it (like every "
+                    "goal setter: target, reference, name) raises RuntimeError while a "
+                    "solve of a Problem holding the goal is running.")
+      .def_property("name", &Goal::name,
+                    [](Goal& g, std::string name) {
+                      RefuseWhileSolving(g, "Goal.name");
+                      g.set_name(std::move(name));
+                    },
+                    "A label for reports; the setter raises as weight's.")
       .def_property_readonly("uses_configuration", &Goal::uses_configuration)
       .def("evaluate",
            [](const Goal& goal, const Model& model, VectorNqArg q_object) {
@@ -121,8 +133,13 @@ void BindSiteGoals(py::module_& m) {
            }),
            py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0)
       .def_property("target", &PositionGoal::target,
-                    [](PositionGoal& g, py::handle t) { g.set_target(ToVector3(t, "target")); },
-                    "p_WT, the world position to reach (3 values, model length units).");
+                    [](PositionGoal& g, py::handle t) {
+                      RefuseWhileSolving(g, "PositionGoal.target");
+                      g.set_target(ToVector3(t, "target"));
+                    },
+                    "p_WT, the world position to reach (3 values, model length units). "
+                    "The setter raises RuntimeError while a solve of a Problem holding "
+                    "the goal is running.");
   py::class_<OrientationGoal, Goal, std::shared_ptr<OrientationGoal>>(m, "OrientationGoal")
       .def(py::init([](const Model& model, SiteArg site, Matrix3Arg target, double weight) {
              return std::make_shared<OrientationGoal>(model, SiteName(model, site),
@@ -130,8 +147,13 @@ void BindSiteGoals(py::module_& m) {
            }),
            py::arg("model"), py::arg("site"), py::arg("target"), py::arg("weight") = 1.0)
       .def_property("target", &OrientationGoal::target,
-                    [](OrientationGoal& g, py::handle t) { g.set_target(ToMatrix3(t, "target")); },
-                    "R_WG, the target rotation of the site in the world (3x3).");
+                    [](OrientationGoal& g, py::handle t) {
+                      RefuseWhileSolving(g, "OrientationGoal.target");
+                      g.set_target(ToMatrix3(t, "target"));
+                    },
+                    "R_WG, the target rotation of the site in the world (3x3). The "
+                    "setter raises RuntimeError while a solve of a Problem holding the "
+                    "goal is running.");
   py::class_<AxisGoal, Goal, std::shared_ptr<AxisGoal>>(m, "AxisGoal")
       .def(py::init([](const Model& model, SiteArg site, Vector3Arg axis,
                        Vector3Arg target, double weight) {
@@ -145,9 +167,13 @@ void BindSiteGoals(py::module_& m) {
                              "a_S, the unit axis in the site frame that should point along "
                              "target.")
       .def_property("target", &AxisGoal::target,
-                    [](AxisGoal& g, py::handle t) { g.set_target(ToVector3(t, "target")); },
+                    [](AxisGoal& g, py::handle t) {
+                      RefuseWhileSolving(g, "AxisGoal.target");
+                      g.set_target(ToVector3(t, "target"));
+                    },
                     "a_G, the unit world direction the axis should point along (the "
-                    "setter raises ValueError for a zero, non-unit or non-finite vector).");
+                    "setter raises ValueError for a zero, non-unit or non-finite vector, "
+                    "RuntimeError while a solve of a Problem holding the goal runs).");
   py::class_<RotationVectorGoal, Goal, std::shared_ptr<RotationVectorGoal>>(m, "RotationVectorGoal")
       .def(py::init([](const Model& model, SiteArg site, Matrix3Arg target, double weight) {
              return std::make_shared<RotationVectorGoal>(model, SiteName(model, site),
@@ -178,10 +204,13 @@ void BindSiteGoals(py::module_& m) {
       .def_property("target",
                     [](const PositionOrientationGoal& g) { return PoseToArray(g.target()); },
                     [](PositionOrientationGoal& g, py::handle t) {
+                      RefuseWhileSolving(g, "PositionOrientationGoal.target");
                       g.set_target(ToPose(t, "target"));
                     },
                     "X_WT, the target pose of the site in the world: reads a 4x4 array; "
-                    "takes a 4x4 array or (position, quaternion w x y z).");
+                    "takes a 4x4 array or (position, quaternion w x y z). The setter "
+                    "raises RuntimeError while a solve of a Problem holding the goal "
+                    "is running.");
   py::class_<AimingGoal, Goal, std::shared_ptr<AimingGoal>>(m, "AimingGoal")
       .def(py::init([](const Model& model, SiteArg site, Vector3Arg direction,
                        Vector3Arg target, double weight, double min_distance) {
@@ -250,10 +279,12 @@ void BindRegularizers(py::module_& m) {
                              "alpha >= 0 of the cost alpha * ||q - q_ref||^2.")
       .def_property("reference", &TikhonovRegularizer::reference,
                     [](TikhonovRegularizer& g, py::handle r) {
+                      RefuseWhileSolving(g, "TikhonovRegularizer.reference");
                       g.set_reference(ToVector(r, "reference", g.reference().size()));
                     },
                     "q_ref (nq finite values), e.g. each solve's start pose; the setter "
-                    "raises ValueError for a wrong size or a NaN/Inf.");
+                    "raises ValueError for a wrong size or a NaN/Inf, RuntimeError while a "
+                    "solve of a Problem holding the regularizer is running.");
   py::class_<JointCenterBias, Goal, std::shared_ptr<JointCenterBias>>(m, "JointCenterBias")
       .def(py::init([](const Model& model, VectorNqArg centers, VectorNqArg gains, double weight) {
              return std::make_shared<JointCenterBias>(
@@ -384,10 +415,13 @@ void BindRelativePoseGoals(py::module_& m) {
            py::arg("length_per_radian") = 1.0)
       .def_property("target", [](const RelativePoseGoal& g) { return PoseToArray(g.target()); },
                     [](RelativePoseGoal& g, py::handle target) {
+                      RefuseWhileSolving(g, "RelativePoseGoal.target");
                       g.set_target(ToPose(target, "target"));
                     },
                     "X_AB, the target pose of site B in site A's frame: reads a 4x4 "
-                    "array; takes a 4x4 array or (position, quaternion w x y z).");
+                    "array; takes a 4x4 array or (position, quaternion w x y z). The "
+                    "setter raises RuntimeError while a solve of a Problem holding the "
+                    "goal is running.");
   py::class_<RelativePoseBoxGoal, InequalityGoal, std::shared_ptr<RelativePoseBoxGoal>>(
       m, "RelativePoseBoxGoal",
       "Site B's pose in site A's frame within a per-axis box [lower, upper] (x y z rx ry rz) "
@@ -472,10 +506,16 @@ void BindBounds(py::module_& m) {
       .def_readonly("lower", &Bounds::lower, "Lower bound per coordinate (-inf: none).")
       .def_readonly("upper", &Bounds::upper, "Upper bound per coordinate (inf: none).")
       .def_property_readonly("size", &Bounds::size, "Number of coordinates.")
-      .def("set", [](Bounds& b, int index, double lo, double hi) { b.Set(index, lo, hi); },
+      .def("set",
+           [](Bounds& b, int index, double lo, double hi) {
+             RefuseWhileSolving(b, "set");
+             b.Set(index, lo, hi);
+           },
            py::arg("index"), py::arg("lower"), py::arg("upper"),
            "Overrides the bounds of coordinate `index`. Raises ValueError for an index "
-           "out of range, a NaN, or lower > upper.")
+           "out of range, a NaN, or lower > upper; RuntimeError when these are the "
+           "bounds of a Problem (problem.bounds is a view, not a copy) that a solve "
+           "is running on.")
       .def("contains", [](const Bounds& b, VectorNqArg q, double tolerance) {
         return b.Contains(ToVector(q, "q", b.size()), tolerance);
       }, py::arg("q"), py::arg("tolerance") = 0.0,

@@ -344,7 +344,7 @@ void BindBenchmarkRuns(py::module_& m) {
   m.def("run_benchmark",
         [](std::shared_ptr<Model> model, SiteArg site, const std::string& solver,
            BatchPosesArg poses, BatchQArg seeds, double time_budget_seconds,
-           double tolerance, int threads, const std::string& robot) {
+           double tolerance, ThreadsArg threads, const std::string& robot) {
           const int s = SiteOf(*model, site);
           const RowMatrixXd P = ToMatrix(poses, "poses", -1, 7, "(B, 7)");
           const RowMatrixXd Q =
@@ -353,6 +353,11 @@ void BindBenchmarkRuns(py::module_& m) {
                            std::to_string(model->nq()) + ")");
           std::vector<BenchmarkTarget> targets(P.rows());
           for (Eigen::Index i = 0; i < P.rows(); ++i) {
+            if (!P.row(i).allFinite() || !Q.row(i).allFinite()) {
+              throw std::invalid_argument(
+                  std::string(P.row(i).allFinite() ? "seeds" : "poses") + " row " +
+                  std::to_string(i) + " must be finite (no NaN or inf)");
+            }
             targets[i].seed = Q.row(i).transpose();
             targets[i].target.translation() = P.row(i).head<3>().transpose();
             targets[i].target.linear() =
@@ -367,7 +372,7 @@ void BindBenchmarkRuns(py::module_& m) {
           settings.targets = static_cast<int>(targets.size());
           settings.time_budget_seconds = time_budget_seconds;
           settings.tolerance = tolerance;
-          settings.threads = threads;
+          settings.threads = ToThreadCount(threads, "threads");
           std::vector<TargetOutcome> outcomes;
           {
             py::gil_scoped_release release;

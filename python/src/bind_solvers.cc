@@ -162,8 +162,12 @@ void SolverClass(py::module_& m, const char* name, const char* doc) {
              return std::make_shared<SolverT>(MakeOptions<Options>(owner, options, kwargs));
            }),
            py::arg("options") = py::none())
-      .def_property_readonly("options", &SolverT::options,
-                             "The options this solver was made with.")
+      // A copy: a solver is immutable (solves in other threads read its
+      // options without the GIL), so writing to it cannot change the solver.
+      .def_property_readonly("options", [](const SolverT& s) { return s.options(); },
+                             "A copy of the options this solver was made with (a "
+                             "solver's options are fixed: make a new solver, e.g. "
+                             "Solver(options=...), to change them).")
       // The options class, for help(): iklab/_docs.py lists its fields in
       // the solver's docstring.
       .attr("Options") = py::type::of<Options>();
@@ -272,15 +276,29 @@ void BindSolveOptionsAndSolver(py::module_& m) {
   py::class_<Solver, SolverPtr>(m, "Solver", "Base of every solver.")
       .def_property_readonly("name", &Solver::name)
       .def("solve", &SolveChecked, py::arg("problem"), py::arg("q0"),
-           "Solves from q0 (releases the GIL).");
+           "Solves from q0 (releases the GIL). While it runs, the problem, its "
+           "goals and its bounds refuse changes from other threads (RuntimeError).")
+      .def("prepare",
+           [](const Solver& solver, const Problem& problem) {
+             const SolveGuard guard(problem);
+             py::gil_scoped_release release;
+             solver.Prepare(problem);
+           },
+           py::arg("problem"),
+           "Pays the one-time set-up of solving problems like `problem` now (for "
+           "bounded-lm, tolani and analytic-6r: one discarded solve, the first-"
+           "execution cost of a fresh process), so the next solve is warm. Optional: "
+           "without it a solver's first solve does it, outside that solve's clock "
+           "and time budget but inside the call.");
   m.def("solve",
         [](const Problem& problem, VectorNqArg q0, const Solver& solver) {
           return SolveChecked(solver, problem, q0);
         },
         py::arg("problem"), py::arg("q0"), py::arg("solver"),
         "solver.solve(problem, q0): solves from q0 (nq values) without the GIL and "
-        "returns a Result. Numerical outcomes are in Result.status; raises ValueError "
-        "for a q0 of the wrong size or with a NaN/Inf.");
+        "returns a Result. Numerical outcomes, and a q0 with a NaN/Inf, are in "
+        "Result.status (INVALID_INPUT, the message naming q0); raises ValueError for a "
+        "q0 of the wrong shape.");
 }
 
 // Optimization solvers: L-BFGS-B, Ceres, bounded LM, and the NLP solvers with
@@ -679,8 +697,8 @@ void BindRestartsAndTrajectories(py::module_& m) {
                  std::move(inner), MakeOptions<RestartOptions>("RestartSolver", options, kwargs));
            }),
            py::arg("inner"), py::arg("options") = py::none())
-      .def_property_readonly("options", &RestartSolver::options,
-                             "The RestartOptions this solver was made with.");
+      .def_property_readonly("options", [](const RestartSolver& s) { return s.options(); },
+                             "A copy of the RestartOptions this solver was made with.");
   py::class_<HermitePathSolver, Solver, std::shared_ptr<HermitePathSolver>>(
       m, "HermitePathSolver",
       "Walks the goals from the start pose along a Hermite path in `frames` steps.")
@@ -715,9 +733,23 @@ void BindRestartsAndTrajectories(py::module_& m) {
         [](const Solver& solver, Problem* problem, VectorNqArg q0, int num_frames,
            const GoalPath& path) {
           const Eigen::VectorXd start = ToVector(q0, "q0", problem->nq());
-          const SolveGuard guard(*problem);
+          SolveGuard guard(*problem);
+          // Between two frames no solve reads the problem: the path may move
+          // its goals (goal.target = ... in a Python path), so the guard is
+          // lifted while the path runs.
+          const GoalPath unguarded = [&guard, &path](int frame, double s, Problem* p) {
+            py::gil_scoped_acquire gil;
+            guard.Pause();
+            try {
+              path(frame, s, p);
+            } catch (...) {
+              guard.Resume();
+              throw;
+            }
+            guard.Resume();
+          };
           py::gil_scoped_release release;  // a Python path takes the GIL back
-          return SolveTrajectory(solver, problem, start, num_frames, path);
+          return SolveTrajectory(solver, problem, start, num_frames, unguarded);
         },
         py::arg("solver"), py::arg("problem"), py::arg("q0"), py::arg("num_frames"),
         py::arg("path"),

@@ -817,8 +817,8 @@ void BindRunStudy(py::module_& m) {
   }, "The labels run_study accepts (every solver with the studies' options).");
   m.def("run_study",
         [](std::shared_ptr<Model> model, std::vector<GoalSpec> goals,
-           std::vector<std::string> solvers, int trials, std::uint64_t seed, int threads,
-           StartPose start, double time_budget_seconds, double position_tolerance,
+           std::vector<std::string> solvers, int trials, std::uint64_t seed,
+           ThreadsArg threads, StartPose start, double time_budget_seconds, double position_tolerance,
            double angle_tolerance, bool respect_limits, double tikhonov,
            double joint_centre_bias, std::string name) {
           Study study;
@@ -828,7 +828,7 @@ void BindRunStudy(py::module_& m) {
           study.solvers = solvers.empty() ? EverySolver() : Solvers(solvers);
           study.trials = trials;
           study.seed = seed;
-          study.threads = threads;
+          study.threads = ToThreadCount(threads, "threads");
           study.start = start;
           study.time_budget_seconds = time_budget_seconds;
           study.position_tolerance = position_tolerance;

@@ -159,7 +159,7 @@ int SiteOf(const Model& model, py::handle site, const char* name) {
     return model.SiteIndex(site.cast<std::string>());
   }
   if (py::isinstance<py::int_>(site)) {
-    const int index = site.cast<int>();
+    const int index = ToInt(site, name);  // 2**40 is "does not fit an int"
     if (index < 0 || index >= model.num_sites()) {
       throw py::value_error(std::string(name) + " index " +
                             std::to_string(index) + " out of range [0, " +

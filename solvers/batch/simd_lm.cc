@@ -1168,6 +1168,11 @@ bool MakePlan(const Problem& problem, const BoundedLmOptions& options,
     return false;
   }
   const Model& model = problem.model();
+  if (model.has_mimics()) {
+    // The lane kernels read one coordinate per step, unscaled.
+    if (why) *why = "the model has mimic joints";
+    return false;
+  }
   if (!BuildChain(model, spec.site, plan, why)) return false;
   plan->nq = n;
   plan->options = options;

@@ -40,7 +40,7 @@
 /// Not covered (SimdLmApplies says why; callers fall back to the scalar
 /// solver): other goals or several goals, regularizers, constraints, an
 /// orientation-only goal, chains of more than kMaxCoordinates coordinates,
-/// a time budget, a trace.
+/// models with mimic joints, a time budget, a trace.
 
 #include <cstdint>
 #include <memory>

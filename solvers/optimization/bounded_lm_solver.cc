@@ -1037,11 +1037,14 @@ void BoundedLmSolver::Prepare(const Problem& problem) const {
   }
   // The first solve's cost, paid here by one short attempt (at most 8
   // iterations, no restarts) whose result is discarded.
+  first_solve_.Claim();
   BoundedLmOptions warm = options_;
   warm.max_attempts = 1;
   warm.common.max_iterations = std::min(warm.common.max_iterations, 8);
   warm.common.record_trace = false;
-  internal::WarmUp(BoundedLmSolver(warm), problem);
+  const BoundedLmSolver warm_solver(warm);
+  warm_solver.first_solve_.Claim();  // its Solve must not Prepare again
+  internal::WarmUp(warm_solver, problem);
 }
 
 std::unique_ptr<Solver> MakeSolver(const BoundedLmOptions& options) {

@@ -114,6 +114,7 @@
 #include <Eigen/Core>
 
 #include "constraints/problem.h"
+#include "solvers/first_solve.h"
 #include "solvers/solver.h"
 
 namespace iklab {
@@ -199,8 +200,11 @@ class BoundedLmSolver final : public Solver {
   explicit BoundedLmSolver(BoundedLmOptions options = {})
       : options_(std::move(options)) {}
   std::string name() const override { return "bounded-lm"; }
+  /// The first Solve of an instance on which Prepare was not called calls
+  /// Prepare first, outside its clock (solvers/first_solve.h).
   Result Solve(const Problem& problem,
                const Eigen::VectorXd& q0) const override {
+    if (first_solve_.Claim()) Prepare(problem);
     return iklab::Solve(problem, q0, options_);
   }
   /// The set-up a first solve of a problem like `problem` would do inside
@@ -213,6 +217,7 @@ class BoundedLmSolver final : public Solver {
 
  private:
   BoundedLmOptions options_;
+  internal::FirstSolve first_solve_;
 };
 
 /// std::make_unique<BoundedLmSolver>(options).

