@@ -56,13 +56,8 @@ void CheckStarts(const Eigen::Ref<const RowMatrixXd>& q0, Eigen::Index items,
   if (!q0.allFinite()) ThrowInvalidArgument("SolveBatch: q0 has a non-finite entry");
 }
 
-// Runs solve(item, thread) for every item on `threads` threads, handing items
-// out one at a time; each item writes only its slot of `result`. The first
-// exception stops the hand-out and is rethrown here once all threads joined.
-BatchResult RunItems(
-    const Solver& solver, Eigen::Index items, int nq, int threads,
-    const std::function<const Problem&(Eigen::Index item, int thread)>& problem_of,
-    const Eigen::Ref<const RowMatrixXd>& q0) {
+// `items` × nq answers, all kNotSolved until solved.
+BatchResult EmptyResult(Eigen::Index items, int nq) {
   BatchResult result;
   result.q.resize(items, nq);
   result.status.assign(items, SolveStatus::kNotSolved);
@@ -70,6 +65,17 @@ BatchResult RunItems(
   result.angle_error.setZero(items);
   result.microseconds.setZero(items);
   result.iterations.setZero(items);
+  return result;
+}
+
+// Runs solve(item, thread) for every item on `threads` threads, handing items
+// out one at a time; each item writes only its slot of `result`. The first
+// exception stops the hand-out and is rethrown here once all threads joined.
+BatchResult RunItems(
+    const Solver& solver, Eigen::Index items, int nq, int threads,
+    const std::function<const Problem&(Eigen::Index item, int thread)>& problem_of,
+    const Eigen::Ref<const RowMatrixXd>& q0) {
+  BatchResult result = EmptyResult(items, nq);
   std::atomic<Eigen::Index> next{0};
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -166,13 +172,7 @@ BatchResult RunSimd(const SimdBoundedLm& simd, const BoundedLmOptions& lm,
                         set_target) {
   const Eigen::Index items = targets.rows();
   const int nq = simd.nq();
-  BatchResult result;
-  result.q.resize(items, nq);
-  result.status.assign(items, SolveStatus::kNotSolved);
-  result.position_error.setZero(items);
-  result.angle_error.setZero(items);
-  result.microseconds.setZero(items);
-  result.iterations.setZero(items);
+  BatchResult result = EmptyResult(items, nq);
   result.method = StrCat("simd-bounded-lm (", SimdBoundedLm::TargetName(), ", ",
                          SimdBoundedLm::Lanes(), " lanes)");
   // Contiguous copies: the Refs may have any stride.

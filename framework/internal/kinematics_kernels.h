@@ -175,6 +175,21 @@ inline double Dot(const Vec3& a, const Vec3& b) {
 inline Vec3 ToVec3(const Eigen::Vector3d& v) { return {v.x(), v.y(), v.z()}; }
 inline Eigen::Vector3d ToEigen(const Vec3& v) { return {v.x, v.y, v.z}; }
 
+/// Rodrigues: Rot(a, q) = c I + s [a]x + (1 − c) a aᵀ for a unit axis a,
+/// c = cos q, s = sin q.
+inline Eigen::Matrix3d RodriguesMatrix(const Eigen::Vector3d& a, double c,
+                                       double s) {
+  Eigen::Matrix3d rot = (1.0 - c) * a * a.transpose();
+  rot.diagonal().array() += c;
+  rot(0, 1) -= s * a.z();
+  rot(1, 0) += s * a.z();
+  rot(0, 2) += s * a.y();
+  rot(2, 0) -= s * a.y();
+  rot(1, 2) -= s * a.x();
+  rot(2, 1) += s * a.x();
+  return rot;
+}
+
 /// [c0 c1 c2] ← [c0 c1 c2] · R for a 3 × 3 R (an Eigen matrix or block).
 template <typename Rotation>
 inline void MultiplyColumns(const Rotation& R, Vec3* c0, Vec3* c1, Vec3* c2) {
@@ -205,20 +220,9 @@ inline void RotateColumns(AxisKind kind, const Eigen::Vector3d& axis,
     case AxisKind::kZ:
       turn(c0, c1);
       return;
-    case AxisKind::kGeneral: {
-      // Rodrigues: Rot(a, q) = c I + s [a]x + (1 − c) a aᵀ.
-      const Eigen::Vector3d& a = axis;
-      Eigen::Matrix3d rot = (1.0 - c) * a * a.transpose();
-      rot.diagonal().array() += c;
-      rot(0, 1) -= s * a.z();
-      rot(1, 0) += s * a.z();
-      rot(0, 2) += s * a.y();
-      rot(2, 0) -= s * a.y();
-      rot(1, 2) -= s * a.x();
-      rot(2, 1) += s * a.x();
-      MultiplyColumns(rot, c0, c1, c2);
+    case AxisKind::kGeneral:
+      MultiplyColumns(RodriguesMatrix(axis, c, s), c0, c1, c2);
       return;
-    }
   }
 }
 
