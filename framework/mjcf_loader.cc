@@ -246,6 +246,19 @@ void Checked(const Reporter& report, F&& f) {
   }
 }
 
+// Adds a fixed joint parent → child placed at X_PJ.
+void AddFixedJoint(const Reporter& report, std::string name,
+                   const std::string& parent, const std::string& child,
+                   const Eigen::Isometry3d& X_PJ, MjcfFigure* out) {
+  Joint fixed;
+  fixed.name = std::move(name);
+  fixed.parent = parent;
+  fixed.child = child;
+  fixed.kind = JointKind::kFixed;
+  fixed.X_PJ = X_PJ;
+  Checked(report, [&] { out->figure.AddJoint(fixed); });
+}
+
 // Adds body b (its joints and the links between them) below its parent link.
 void AddBody(const mjModel& m, int b, const std::vector<std::string>& link_of,
              const Reporter& report, MjcfFigure* out) {
@@ -254,13 +267,7 @@ void AddBody(const mjModel& m, int b, const std::vector<std::string>& link_of,
   Eigen::Isometry3d X_PJ = Pose(m.body_pos + 3 * b, m.body_quat + 4 * b);
   const int n = m.body_jntnum[b];
   if (n == 0) {
-    Joint fixed;
-    fixed.name = "fixed:" + body;
-    fixed.parent = parent;
-    fixed.child = body;
-    fixed.kind = JointKind::kFixed;
-    fixed.X_PJ = X_PJ;
-    Checked(report, [&] { out->figure.AddJoint(fixed); });
+    AddFixedJoint(report, "fixed:" + body, parent, body, X_PJ, out);
     return;
   }
   std::string link = parent;
@@ -325,13 +332,7 @@ void AddBody(const mjModel& m, int b, const std::vector<std::string>& link_of,
     link = joint.child;
     X_PJ = Eigen::Isometry3d(Eigen::Translation3d(-anchor));
     if (last && !anchored_last) {
-      Joint back;
-      back.name = "anchor:" + body;
-      back.parent = link;
-      back.child = body;
-      back.kind = JointKind::kFixed;
-      back.X_PJ = X_PJ;
-      Checked(report, [&] { out->figure.AddJoint(back); });
+      AddFixedJoint(report, "anchor:" + body, link, body, X_PJ, out);
     }
   }
 }

@@ -7,6 +7,15 @@
 
 namespace iklab::testing {
 
+Joint Revolute(const std::string& name, const std::string& parent,
+               const std::string& child) {
+  Joint j;
+  j.name = name;
+  j.parent = parent;
+  j.child = child;
+  return j;
+}
+
 Eigen::Vector3d RandomUnitVector(std::mt19937* rng) {
   std::normal_distribution<double> normal;
   Eigen::Vector3d v;

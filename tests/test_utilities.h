@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <random>
+#include <string>
 
 #include <Eigen/Core>
 
@@ -27,6 +28,11 @@ struct RandomFigureOptions {
   /// Number of sites, placed on random links with random offsets.
   int num_sites = 3;
 };
+
+/// A revolute joint parent → child about z, at the parent's frame, without
+/// limits (Joint's defaults); tests set what they need on the copy.
+Joint Revolute(const std::string& name, const std::string& parent,
+               const std::string& child);
 
 /// A random tree with random constant transforms, random unit axes (a third
 /// of them coordinate axes, to exercise FK's short cuts), random limits and

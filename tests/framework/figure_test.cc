@@ -5,20 +5,14 @@
 #include <catch2/catch.hpp>
 
 #include "framework/model.h"
+#include "tests/test_utilities.h"
 
 namespace iklab {
 namespace {
 
 using Catch::Contains;
 
-Joint Revolute(const std::string& name, const std::string& parent,
-               const std::string& child) {
-  Joint j;
-  j.name = name;
-  j.parent = parent;
-  j.child = child;
-  return j;
-}
+using testing::Revolute;
 
 TEST_CASE("Compile flattens a tree depth-first with parents before children",
           "[framework]") {

@@ -224,23 +224,13 @@ TEST_CASE(
   }
 }
 
-// A revolute joint about z with no limits.
-Joint RevoluteJoint(const std::string& name, const std::string& parent,
-                    const std::string& child) {
-  Joint j;
-  j.name = name;
-  j.parent = parent;
-  j.child = child;
-  return j;
-}
-
 TEST_CASE("Bad mimic declarations are errors naming the joint and the fix",
           "[framework]") {
   Figure f("base");
-  f.AddJoint(RevoluteJoint("a", "base", "la"));
-  f.AddJoint(RevoluteJoint("b", "la", "lb"));
-  f.AddJoint(RevoluteJoint("c", "lb", "lc"));
-  Joint ball = RevoluteJoint("ball", "lc", "ld");
+  f.AddJoint(testing::Revolute("a", "base", "la"));
+  f.AddJoint(testing::Revolute("b", "la", "lb"));
+  f.AddJoint(testing::Revolute("c", "lb", "lc"));
+  Joint ball = testing::Revolute("ball", "lc", "ld");
   ball.kind = JointKind::kSpherical;
   f.AddJoint(ball);
   CHECK_THROWS_WITH(f.AddMimic({"b", "nope"}),
@@ -268,11 +258,11 @@ TEST_CASE("Bad mimic declarations are errors naming the joint and the fix",
 
   // Limits that leave the leader no value.
   Figure g("base");
-  g.AddJoint(RevoluteJoint("a", "base", "la").WithLimits(0, 1));
-  g.AddJoint(RevoluteJoint("b", "la", "lb").WithLimits(0, 1));
+  g.AddJoint(testing::Revolute("a", "base", "la").WithLimits(0, 1));
+  g.AddJoint(testing::Revolute("b", "la", "lb").WithLimits(0, 1));
   g.AddMimic({"b", "a", -1.0, 0.5});  // b in [0, 1] needs a in [−0.5, 0.5]
   CHECK_NOTHROW(g.Compile());
-  g.AddJoint(RevoluteJoint("c", "lb", "lc").WithLimits(2, 3));
+  g.AddJoint(testing::Revolute("c", "lb", "lc").WithLimits(2, 3));
   g.AddMimic({"c", "a"});  // c in [2, 3] needs a in [2, 3]
   CHECK_THROWS_WITH(g.Compile(),
                     Contains("mimic joint 'c' (q = 1 q_a + 0, limits [2, 3]) "
