@@ -63,6 +63,20 @@ Eigen::Vector3d RandomPoint(std::mt19937* rng, double scale);
 /// `<tmp>/<name>-<pid>` (test runs of several builds may share the machine).
 std::filesystem::path ScratchPath(const std::string& name);
 
+/// The number of random cases a sampling test draws: `cases` in the ordinary
+/// build, a tenth of it (at least 1) under AddressSanitizer +
+/// UndefinedBehaviorSanitizer (IKLAB_SANITIZE), where the same code runs
+/// 10–30× slower and the point is memory and undefined behaviour, which the
+/// first thousand cases exercise as well as ten thousand. The ordinary run
+/// keeps the full statistical check.
+constexpr int SampleCount(int cases) {
+#ifdef IKLAB_TESTS_SANITIZED
+  return cases / 10 > 0 ? cases / 10 : 1;
+#else
+  return cases;
+#endif
+}
+
 }  // namespace iklab::testing
 
 #endif  // IKLAB_TESTS_TEST_UTILITIES_H_

@@ -26,6 +26,7 @@
 #include "solvers/analytic/tolani/tolani_solver.h"
 #include "solvers/optimization/bounded_lm_solver.h"
 #include "tests/test_data.h"
+#include "tests/test_utilities.h"
 
 namespace iklab {
 namespace {
@@ -199,7 +200,7 @@ TEST_CASE(
     "[analytic][solvers]") {
   const auto model = Iiwa();
   const auto arm = MustCreate(*model, model->num_sites() - 1);
-  CheckRoundTrip(*model, *arm, 10000, 15, "iiwa14");
+  CheckRoundTrip(*model, *arm, testing::SampleCount(10000), 15, "iiwa14");
 }
 
 TEST_CASE(
@@ -211,7 +212,7 @@ TEST_CASE(
   for (const char* site :
        {"left_hand", "right_hand", "left_foot", "right_foot"}) {
     const auto arm = MustCreate(*model, model->SiteIndex(site));
-    CheckRoundTrip(*model, *arm, 10000, ++seed, site);
+    CheckRoundTrip(*model, *arm, testing::SampleCount(10000), ++seed, site);
   }
 }
 
