@@ -50,8 +50,8 @@ void CheckRows(const Model& model, const std::vector<Eigen::VectorXd>& q,
     if (q[t].size() != model.nq()) {
       throw std::invalid_argument(
           std::string(who) + ": row " + std::to_string(t) + " has " +
-          std::to_string(q[t].size()) + " coordinates; the model has nq = " +
-          std::to_string(model.nq()));
+          std::to_string(q[t].size()) +
+          " coordinates; the model has nq = " + std::to_string(model.nq()));
     }
   }
 }
@@ -74,14 +74,16 @@ Figure WithFloatingBase(const Figure& figure, const std::string& root_name,
   for (std::size_t v = 0; v < boost::num_vertices(g); ++v) {
     if (g[v].name == root_name) {
       throw std::invalid_argument("WithFloatingBase: the new root link '" +
-                                  root_name + "' is already a link of the "
+                                  root_name +
+                                  "' is already a link of the "
                                   "figure");
     }
   }
   for (auto [e, end] = boost::edges(g); e != end; ++e) {
     if (g[*e].joint.name == joint_name) {
       throw std::invalid_argument("WithFloatingBase: the floating joint '" +
-                                  joint_name + "' is already a joint of the "
+                                  joint_name +
+                                  "' is already a joint of the "
                                   "figure");
     }
   }
@@ -213,8 +215,10 @@ void WriteMujocoKeyframes(const RobotTarget& target,
   namespace fs = std::filesystem;
   const fs::path folder = fs::absolute(fs::path(path)).parent_path();
   const std::string model_file =
-      fs::absolute(target.path).lexically_normal().lexically_relative(
-          folder.lexically_normal()).generic_string();
+      fs::absolute(target.path)
+          .lexically_normal()
+          .lexically_relative(folder.lexically_normal())
+          .generic_string();
   std::ofstream xml(path);
   xml.precision(17);
   xml << "<!-- " << q.size() << " frames of a retargeted motion of "

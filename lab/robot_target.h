@@ -10,7 +10,8 @@
 ///     // h1.model: 6 floating-base coordinates + 19 joints
 ///     KeyPointTrack track = MakeKeyPointTrack(source, clip.poses, frames,
 ///                                             clip.frame_time,
-///                                             LoadRetargetMap(map), *h1.model);
+///                                             LoadRetargetMap(map),
+///                                             *h1.model);
 ///     MotionRetargetResult r = RetargetMotion(h1.model, track, solver,
 ///                                             options, zeros);
 ///     WriteRobotTrajectoryCsv(*h1.model, r.run.q, clip.frame_time, "t.csv");
@@ -91,9 +92,10 @@ void WriteRobotTrajectoryCsv(const Model& model,
                              double frame_time, const std::string& path);
 
 /// Writes a MuJoCo model file that includes the target's MJCF file (by its
-/// path relative to the written file's folder, as MuJoCo resolves it) and adds one `<key name="frameT" time="..." qpos="..."/>`
-/// per frame in MuJoCo's qpos order (MjcfQToQpos): load it with mj_loadXML
-/// and set frame k with mj_resetDataKeyframe(m, d, k).
+/// path relative to the written file's folder, as MuJoCo resolves it) and adds
+/// one `<key name="frameT" time="..." qpos="..."/>` per frame in MuJoCo's qpos
+/// order (MjcfQToQpos): load it with mj_loadXML and set frame k with
+/// mj_resetDataKeyframe(m, d, k).
 /// @throws std::invalid_argument if the target is not from an MJCF file, a
 ///   row has not nq entries, frame_time <= 0, or the file cannot be written.
 void WriteMujocoKeyframes(const RobotTarget& target,

@@ -18,6 +18,7 @@
 #include "lab/retarget_map.h"
 #include "lab/walk_cycle.h"
 #include "solvers/optimization/bounded_lm_solver.h"
+#include "tests/cli/run_iklab.h"
 #include "tests/test_data.h"
 
 namespace iklab {
@@ -48,8 +49,9 @@ std::vector<std::pair<std::string, double>> RandomNamedPose(
   return pose;
 }
 
-Eigen::VectorXd ByName(const Model& model,
-                       const std::vector<std::pair<std::string, double>>& pose) {
+Eigen::VectorXd ByName(
+    const Model& model,
+    const std::vector<std::pair<std::string, double>>& pose) {
   Eigen::VectorXd q(model.nq());
   for (const auto& [name, value] : pose) q[model.DofIndex(name)] = value;
   return q;
@@ -148,8 +150,7 @@ TEST_CASE("The H1 model places its points where the published offsets say",
         1e-12);
   CHECK((at("left_toe") - (hip + Eigen::Vector3d(0.14, 0, -0.87))).norm() <
         1e-12);
-  CHECK((at("right_toe") -
-         Eigen::Vector3d(0.039468 + 0.14, -0.20286, -1.0442))
+  CHECK((at("right_toe") - Eigen::Vector3d(0.039468 + 0.14, -0.20286, -1.0442))
             .norm() < 1e-12);
   // The shoulder pitch frame turns 0.43633 rad about x and the roll frame
   // turns back, so below the roll joint the arm hangs straight in the torso
@@ -170,15 +171,15 @@ TEST_CASE("The H1 model places its points where the published offsets say",
   q[model.DofIndex("left_knee_joint")] = M_PI / 2;
   q[model.DofIndex("torso_joint")] = M_PI / 2;
   ForwardKinematics(model, q, &data);
-  CHECK((at("left_ankle_link") - (hip + Eigen::Vector3d(-0.4, 0, -0.4)))
-            .norm() < 1e-12);
+  CHECK(
+      (at("left_ankle_link") - (hip + Eigen::Vector3d(-0.4, 0, -0.4))).norm() <
+      1e-12);
   CHECK((at("left_shoulder_roll_link") -
          Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitZ()) * roll)
             .norm() < 1e-12);
 }
 
-TEST_CASE("The H1 model agrees with MuJoCo's own kinematics",
-          "[lab][robot]") {
+TEST_CASE("The H1 model agrees with MuJoCo's own kinematics", "[lab][robot]") {
   const std::string path = testing::ShippedDataFile("robots/h1.xml");
   const RobotTarget h1 = LoadRobotTarget(path);
   InstallMujocoHandlers();
@@ -231,13 +232,13 @@ TEST_CASE(
   ContactOptions contact;
   contact.height_threshold = 0.1;
   contact.speed_threshold = 0.6;
-  const Retargeted free = RetargetOntoH1(h1, clip, walk.frames,
-                                         ContactMode::kOff, contact);
-  const Retargeted planted = RetargetOntoH1(h1, clip, walk.frames,
-                                            ContactMode::kPenalty, contact);
+  const Retargeted free =
+      RetargetOntoH1(h1, clip, walk.frames, ContactMode::kOff, contact);
+  const Retargeted planted =
+      RetargetOntoH1(h1, clip, walk.frames, ContactMode::kPenalty, contact);
   const RetargetMetrics& m = planted.result.metrics;
-  INFO("tracking mean " << m.tracking_mean << " max " << m.tracking_max
-                        << " (" << m.tracking_worst << "); skating free "
+  INFO("tracking mean " << m.tracking_mean << " max " << m.tracking_max << " ("
+                        << m.tracking_worst << "); skating free "
                         << free.result.metrics.skating.mean << ", planted "
                         << m.skating.mean << "; penetration "
                         << m.penetration_max << "; jerk " << m.jerk_rms);
@@ -302,8 +303,7 @@ TEST_CASE(
       ++count;
     }
   }
-  CHECK(sum / count ==
-        Approx(r.result.metrics.tracking_mean).epsilon(1e-9));
+  CHECK(sum / count == Approx(r.result.metrics.tracking_mean).epsilon(1e-9));
   mj_deleteData(d);
   mj_deleteModel(m);
 
@@ -311,8 +311,7 @@ TEST_CASE(
     const std::string csv_path = (dir / "trajectory.csv").string();
     WriteRobotTrajectoryCsv(*h1.model, r.result.run.q, clip.frame_time,
                             csv_path);
-    const std::vector<std::string> columns =
-        RobotTrajectoryColumns(*h1.model);
+    const std::vector<std::string> columns = RobotTrajectoryColumns(*h1.model);
     REQUIRE(columns.size() == 2 + 7 + 19);
     CHECK(columns[2] == "floating_base.x");
     CHECK(columns[5] == "floating_base.qw");
@@ -358,10 +357,9 @@ TEST_CASE(
       RetargetOntoH1(h1, clip, 240, ContactMode::kPenalty);
   const Retargeted free = RetargetOntoH1(h1, clip, 240, ContactMode::kOff);
   const RetargetMetrics& m = planted.result.metrics;
-  INFO("tracking mean " << m.tracking_mean << " max " << m.tracking_max
-                        << " (" << m.tracking_worst << "); skating "
-                        << m.skating.mean << " (free "
-                        << free.result.metrics.skating.mean
+  INFO("tracking mean " << m.tracking_mean << " max " << m.tracking_max << " ("
+                        << m.tracking_worst << "); skating " << m.skating.mean
+                        << " (free " << free.result.metrics.skating.mean
                         << "); penetration " << m.penetration_max);
   REQUIRE(m.skating.samples > 0);
   CHECK(m.limit_violations == 0);
@@ -375,6 +373,56 @@ TEST_CASE(
   CHECK(m.skating.mean <= 0.25 * free.result.metrics.skating.mean);
   CHECK(m.penetration_max < 0.005);
   CHECK(m.tracking_mean < 0.05);
+}
+
+TEST_CASE(
+    "iklab retarget onto the H1 writes its joint trajectory and, for the "
+    "MJCF file, MuJoCo keyframes",
+    "[lab][robot][cli]") {
+  const std::filesystem::path dir = "robot_target_cli_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string clip = (dir / "walk.bvh").string();
+  WalkCycleOptions walk;
+  walk.frames = 8;
+  std::ofstream(clip) << WalkCycleBvh(walk);
+  const auto lines = [](const std::string& path) {
+    std::ifstream file(path);
+    int count = 0;
+    for (std::string line; std::getline(file, line);) ++count;
+    return count;
+  };
+  // The built-in map for the H1 (no --map).
+  const std::string xml = (dir / "xml").string();
+  REQUIRE(RunIklab({"retarget", "--bvh", clip, "--onto",
+                    testing::ShippedDataFile("robots/h1.xml"), "--frames", "6",
+                    "--out", xml}) == 0);
+  CHECK(lines(xml + "/robot_trajectory.csv") == 1 + 6);
+  CHECK(lines(xml + "/joints.csv") == 1 + 6);
+  InstallMujocoHandlers();
+  char error[1000] = "";
+  const std::string keys = xml + "/mujoco_keyframes.xml";
+  mjModel* m = mj_loadXML(keys.c_str(), nullptr, error, sizeof(error));
+  INFO(error);
+  REQUIRE(m != nullptr);
+  CHECK(m->nkey == 6);
+  CHECK(m->nq == 7 + 19);
+  mj_deleteModel(m);
+  // A URDF robot: the trajectory, no keyframes (MuJoCo's qpos order is an
+  // MJCF file's).
+  const std::string urdf = (dir / "urdf").string();
+  REQUIRE(RunIklab({"retarget", "--bvh", clip, "--onto",
+                    testing::ShippedDataFile("robots/h1.urdf"), "--frames", "6",
+                    "--out", urdf}) == 0);
+  CHECK(lines(urdf + "/robot_trajectory.csv") == 1 + 6);
+  CHECK_FALSE(std::filesystem::exists(urdf + "/mujoco_keyframes.xml"));
+  // Bad input is a usage error (exit code 2).
+  CHECK(RunIklab({"retarget", "--bvh", clip, "--onto",
+                  testing::ShippedDataFile("robots/ur5.urdf"), "--out",
+                  urdf}) == 2);  // no built-in map onto the UR5
+  CHECK(RunIklab({"retarget", "--bvh", clip, "--onto",
+                  testing::ShippedDataFile("robots/h1.urdf"), "--map",
+                  (dir / "missing.map").string(), "--out", urdf}) == 2);
 }
 
 TEST_CASE("Bad robot targets and maps onto the H1 are refused by name",
