@@ -16,9 +16,11 @@
 #include "framework/bvh_writer.h"
 #include "framework/internal/read_file.h"
 #include "framework/validate.h"
+#include "lab/data.h"
 #include "lab/motion_retargeting.h"
 #include "lab/retarget_map.h"
 #include "lab/retargeting.h"
+#include "lab/robot_target.h"
 #include "lab/statistics.h"
 #include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/registry.h"
@@ -28,14 +30,16 @@ namespace iklab {
 void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
   command->add_option("--bvh", o->bvh, "The motion: a BVH file")->required();
   command->add_option("--onto", o->onto,
-                      "Figure to solve on: a BVH file, or human[:HEIGHT] (the "
+                      "Figure to solve on: a BVH file, a robot (.urdf or "
+                      "MJCF .xml; floating base), or human[:HEIGHT] (the "
                       "human figure, HEIGHT metres, default 1.75) (default: "
                       "the motion's own skeleton)");
   command->add_option("--map", o->map,
                       "Retarget map file: lines 'pair SOURCE TARGET [w "
                       "[w_orient]]', 'foot SOURCE', 'source_axes UP FWD', "
                       "'target_axes UP FWD' (default: built-in for --onto "
-                      "human, else the shared joint names)");
+                      "human, retarget/bvh_onto_h1.map of the data folder "
+                      "for the H1 robot, else the shared joint names)");
   command
       ->add_option("--contacts", o->contacts,
                    "Foot contacts: off, penalty (weighted goals) or hard "
@@ -128,7 +132,9 @@ std::unique_ptr<Solver> MakeRetargetSolver(const std::string& name,
 struct RetargetTarget {
   std::shared_ptr<const Model> model;
   bool human = false;
-  BvhFigure skeleton;  // when !human
+  bool robot = false;
+  BvhFigure skeleton;  // when neither human nor robot
+  RobotTarget robot_target;  // when robot
   std::string name;
 };
 
@@ -157,6 +163,13 @@ RetargetTarget LoadRetargetTarget(const RetargetCommandOptions& o,
     t.human = true;
     t.name = "the human figure (H = " + std::to_string(human.body.height) +
              " m)";
+    return t;
+  }
+  if (IsRobotFile(o.onto)) {
+    t.robot_target = LoadRobotTarget(o.onto);
+    t.model = t.robot_target.model;
+    t.robot = true;
+    t.name = o.onto + " (" + t.robot_target.robot_name + ")";
     return t;
   }
   t.skeleton = o.onto.empty() ? clip : LoadBvh(o.onto);
@@ -224,7 +237,7 @@ int Run(const RetargetCommandOptions& o) {
     }
   }
   const bool effector_only = !o.effectors.empty();
-  if (effector_only && target.human) {
+  if (effector_only && (target.human || target.robot)) {
     throw std::invalid_argument(
         "--effectors solves the clip's own joint names on a BVH skeleton; "
         "drop --effectors to retarget onto " + o.onto + " by key points");
@@ -258,6 +271,15 @@ int Run(const RetargetCommandOptions& o) {
     map = LoadRetargetMap(o.map);
   } else if (target.human) {
     map = HumanoidMap();
+  } else if (target.robot) {
+    if (target.robot_target.robot_name != "unitree_h1") {
+      throw std::invalid_argument(
+          "--onto " + o.onto + ": no built-in map onto the robot '" +
+          target.robot_target.robot_name +
+          "'; give one with --map FILE (pairs of a source joint and a robot "
+          "link or site)");
+    }
+    map = LoadRetargetMap(DataFile("retarget/bvh_onto_h1.map").string());
   } else {
     map = MapByName(*clip_model, model);
   }
@@ -357,7 +379,17 @@ int Run(const RetargetCommandOptions& o) {
                                 : std::string("keypoints, contacts ") +
                                       ContactModeName(options.contacts);
   WriteRetargetMetrics(result.metrics, label, o.out_dir);
-  if (!target.human) {
+  std::string robot_files;
+  if (target.robot) {
+    WriteRobotTrajectoryCsv(model, result.run.q, clip.frame_time,
+                            o.out_dir + "/robot_trajectory.csv");
+    robot_files = ", " + o.out_dir + "/robot_trajectory.csv";
+    if (target.robot_target.from_mjcf) {
+      WriteMujocoKeyframes(target.robot_target, result.run.q, clip.frame_time,
+                           o.out_dir + "/mujoco_keyframes.xml");
+      robot_files += ", " + o.out_dir + "/mujoco_keyframes.xml";
+    }
+  } else if (!target.human) {
     BvhFigure solved = target.skeleton;
     solved.frame_time = clip.frame_time;
     solved.poses.resize(count, model.nq());
@@ -383,7 +415,9 @@ int Run(const RetargetCommandOptions& o) {
       m.limit_violations, m.limit_violation_max, m.jerk_rms,
       m.ms_per_frame_median, o.out_dir.c_str(), o.out_dir.c_str(),
       o.out_dir.c_str(),
-      target.human ? "" : (", " + o.out_dir + "/retargeted.bvh").c_str());
+      target.robot   ? robot_files.c_str()
+      : target.human ? ""
+                     : (", " + o.out_dir + "/retargeted.bvh").c_str());
   return 0;
 }
 

@@ -6,7 +6,8 @@
 /// (lab/motion_retargeting.h) or, with --effectors, by effector positions
 /// alone (lab/retargeting.h).
 ///
-///     iklab retarget --bvh walk.bvh [--onto tall.bvh | --onto human[:H]]
+///     iklab retarget --bvh walk.bvh [--onto tall.bvh | --onto human[:H] |
+///                                    --onto robot.urdf | --onto robot.xml]
 ///                    [--map FILE] [--contacts off|penalty|hard]
 ///                    [--contact-height H] [--contact-speed V]
 ///                    [--posture-weight W] [--smoothness-weight W]
@@ -23,7 +24,9 @@
 /// largest and mean key-point error, microseconds, iterations, converged,
 /// status, contact flags), DIR/joints.csv (the target's coordinates per
 /// frame), DIR/metrics.json and DIR/metrics.csv (lab/retarget_metrics.h),
-/// DIR/retargeted.bvh for a BVH target, and prints a summary.
+/// DIR/retargeted.bvh for a BVH target, DIR/robot_trajectory.csv for a robot
+/// (lab/robot_target.h: the floating base as position and quaternion) and
+/// DIR/mujoco_keyframes.xml for an MJCF robot, and prints a summary.
 
 #include <string>
 #include <vector>
@@ -35,12 +38,14 @@ namespace iklab {
 struct RetargetCommandOptions {
   /// The motion (BVH file).
   std::string bvh;
-  /// The figure to solve on: a BVH file (its motion is ignored), or
+  /// The figure to solve on: a BVH file (its motion is ignored), a robot
+  /// (a .urdf or MJCF .xml file, LoadRobotTarget: floating root), or
   /// "human" / "human:H" (HumanFigure of body height H metres, default
   /// 1.75, floating root). Empty: the motion's own skeleton.
   std::string onto;
   /// A retarget map file (lab/retarget_map.h). Empty: HumanoidMap() onto
-  /// the human figure, MapByName() otherwise.
+  /// the human figure, the data folder's retarget/bvh_onto_h1.map onto a
+  /// robot named unitree_h1 (other robots need one), MapByName() otherwise.
   std::string map;
   /// "off", "penalty" or "hard" (key-point retargeting only).
   std::string contacts = "penalty";

@@ -12,6 +12,11 @@ read from these files has the same names as one read from those packages
 (tests/framework/shipped_robots_test.cc compares the two when the packages'
 files are at hand: same chain, FK, limits).
 
+The humanoid (data/robots/h1.urdf, h1.xml: a Unitree H1) is written from the
+H1 table below with collision primitives, a freejoint in the MJCF and named
+points for retargeting; tests/lab/robot_target_test.cc checks that its two
+files agree.
+
 The Panda, iiwa14, Gen3 and UR5 are also written as MuJoCo models (MJCF,
 data/robots/*.xml) from the same joint tuples: one body per URDF link, its
 pos/quat the joint origin (quat from the rpy, R = Rz(yaw) Ry(pitch) Rx(roll)),
@@ -337,6 +342,269 @@ def mjcf(robot, sites):
     return "\n".join(lines) + "\n"
 
 
+# The humanoid: a Unitree H1 (19 DOF) written from published parameters.
+# Unlike the arms it has collision primitives (capsules, cylinders, spheres,
+# boxes), a floating base (an MJCF freejoint; the URDF's root link is the
+# pelvis, as in Unitree's own description, and loaders add the free joint) and
+# named points for motion retargeting (toes on the sole, hands, neck, head).
+H1_SOURCE = (
+    "The kinematic parameters Unitree publishes for the H1 in its "
+    "h1_description package "
+    "(unitree_ros, robots/h1_description, urdf/h1.urdf): hip yaw axis 0.0875 "
+    "m lateral and 0.1742 m below the pelvis frame, hip roll 0.039468 m "
+    "forward of it, hip pitch 0.11536 m lateral of that, knee and ankle 0.4 m "
+    "below; torso yaw at the pelvis frame; shoulder pitch at (0.0055, "
+    "+-0.15535, 0.42999) m in the torso frame turned +-0.43633 rad about x, "
+    "shoulder roll at (-0.0055, +-0.0565, -0.0165) m turned back, shoulder "
+    "yaw 0.1343 m below, elbow at (0.0185, 0, -0.198) m; position limits, "
+    "efforts and speeds as that URDF writes them (hip yaw and roll +-0.43, "
+    "hip pitch -3.14..2.53, knee -0.26..2.05, ankle -0.87..0.52, torso "
+    "+-2.35, shoulder pitch +-2.87, shoulder roll -0.34..3.11 (left), "
+    "shoulder yaw -1.3..4.45 (left), elbow -1.25..2.61 rad). Collision "
+    "primitives: the simplified collision geometry of the MuJoCo Menagerie "
+    "H1 model (google-deepmind/mujoco_menagerie, unitree_h1/h1.xml: foot "
+    "capsules of radius 0.014 m with the sole 0.07 m below the ankle axis, "
+    "shank capsule 0.025 m and knee sphere 0.05 m, thigh capsule 0.03 m, "
+    "hip cylinders 0.06 and 0.05 m, pelvis capsule 0.05 m, torso box "
+    "0.14 x 0.2 x 0.44 m, head capsule 0.06 m and sphere 0.073 m, shoulder "
+    "capsule 0.04 m, upper arm 0.03 m, forearm 0.025 m ending in a 0.033 m "
+    "sphere 0.28 m along it). Named points (fixed links in the URDF, sites in "
+    "the MJCF): left/right_toe on the sole under the toe capsule (0.14, 0, "
+    "-0.07) m in the ankle frame; left/right_hand at the centre of the "
+    "forearm's end sphere (0.28, 0, -0.015) m in the elbow frame; neck "
+    "midway between the shoulder pitch axes (0.0055, 0, 0.42999) m and head "
+    "at the top of the head sphere (0.045, 0, 0.753) m in the torso frame. "
+    "The MJCF's pelvis stands 1.0442 m up (0.1742 + 0.4 + 0.4 + 0.07: the "
+    "soles on the floor at q = 0).")
+
+
+def h1_joints():
+    """The H1's joints as the arms' tuples (name, type, parent, child, xyz,
+    rpy, axis, limit, soft)."""
+    j = []
+    for side, s in (("left", 1), ("right", -1)):
+        j += [
+            ("%s_hip_yaw_joint" % side, "revolute", "pelvis", "%s_hip_yaw_link" % side, (0, s * 0.0875, -0.1742), (0, 0, 0), (0, 0, 1), (-0.43, 0.43, 23, 200), None),
+            ("%s_hip_roll_joint" % side, "revolute", "%s_hip_yaw_link" % side, "%s_hip_roll_link" % side, (0.039468, 0, 0), (0, 0, 0), (1, 0, 0), (-0.43, 0.43, 23, 200), None),
+            ("%s_hip_pitch_joint" % side, "revolute", "%s_hip_roll_link" % side, "%s_hip_pitch_link" % side, (0, s * 0.11536, 0), (0, 0, 0), (0, 1, 0), (-3.14, 2.53, 23, 200), None),
+            ("%s_knee_joint" % side, "revolute", "%s_hip_pitch_link" % side, "%s_knee_link" % side, (0, 0, -0.4), (0, 0, 0), (0, 1, 0), (-0.26, 2.05, 14, 300), None),
+            ("%s_ankle_joint" % side, "revolute", "%s_knee_link" % side, "%s_ankle_link" % side, (0, 0, -0.4), (0, 0, 0), (0, 1, 0), (-0.87, 0.52, 9, 40), None),
+            ("%s_toe_joint" % side, "fixed", "%s_ankle_link" % side, "%s_toe" % side, (0.14, 0, -0.07), (0, 0, 0), None, None, None),
+        ]
+    j += [
+        ("torso_joint", "revolute", "pelvis", "torso_link", (0, 0, 0), (0, 0, 0), (0, 0, 1), (-2.35, 2.35, 23, 200), None),
+        ("neck_joint", "fixed", "torso_link", "neck", (0.0055, 0, 0.42999), (0, 0, 0), None, None, None),
+        ("head_joint", "fixed", "torso_link", "head", (0.045, 0, 0.753), (0, 0, 0), None, None, None),
+    ]
+    for side, s in (("left", 1), ("right", -1)):
+        roll = (-0.34, 3.11) if s > 0 else (-3.11, 0.34)
+        yaw = (-1.3, 4.45) if s > 0 else (-4.45, 1.3)
+        j += [
+            ("%s_shoulder_pitch_joint" % side, "revolute", "torso_link", "%s_shoulder_pitch_link" % side, (0.0055, s * 0.15535, 0.42999), (s * 0.43633, 0, 0), (0, 1, 0), (-2.87, 2.87, 9, 40), None),
+            ("%s_shoulder_roll_joint" % side, "revolute", "%s_shoulder_pitch_link" % side, "%s_shoulder_roll_link" % side, (-0.0055, s * 0.0565, -0.0165), (-s * 0.43633, 0, 0), (1, 0, 0), (roll[0], roll[1], 9, 40), None),
+            ("%s_shoulder_yaw_joint" % side, "revolute", "%s_shoulder_roll_link" % side, "%s_shoulder_yaw_link" % side, (0, 0, -0.1343), (0, 0, 0), (0, 0, 1), (yaw[0], yaw[1], 20, 18), None),
+            ("%s_elbow_joint" % side, "revolute", "%s_shoulder_yaw_link" % side, "%s_elbow_link" % side, (0.0185, 0, -0.198), (0, 0, 0), (0, 1, 0), (-1.25, 2.61, 20, 18), None),
+            ("%s_hand_joint" % side, "fixed", "%s_elbow_link" % side, "%s_hand" % side, (0.28, 0, -0.015), (0, 0, 0), None, None, None),
+        ]
+    return j
+
+
+def h1_collisions():
+    """link -> [(kind, numbers)] in the link frame:
+    ("capsule", radius, a, b), ("cylinder", radius, a, b) (end centres),
+    ("sphere", radius, centre), ("box", half sizes, centre)."""
+    c = {"pelvis": [("capsule", 0.05, (0, -0.1, -0.05), (0, 0.1, -0.05))],
+         "torso_link": [("box", (0.07, 0.1, 0.22), (0, 0, 0.25)),
+                        ("capsule", 0.06, (0.05, 0, 0.6), (0.05, 0, 0.68)),
+                        ("sphere", 0.073, (0.045, 0, 0.68))]}
+    for side, s in (("left", 1), ("right", -1)):
+        c["%s_hip_yaw_link" % side] = [("cylinder", 0.06, (-0.102, 0, 0), (-0.032, 0, 0))]
+        c["%s_hip_roll_link" % side] = [("cylinder", 0.05, (0, -s * 0.05, 0), (0, s * 0.01, 0))]
+        c["%s_hip_pitch_link" % side] = [("capsule", 0.03, (0.02, 0, 0.02), (0.02, 0, -0.4))]
+        c["%s_knee_link" % side] = [("capsule", 0.025, (0.02, 0, 0), (0.02, 0, -0.4)),
+                                    ("sphere", 0.05, (0, 0, -0.115))]
+        c["%s_ankle_link" % side] = [("capsule", 0.014, (-0.035, 0, -0.056), (0.02, 0, -0.045)),
+                                     ("capsule", 0.014, (0.02, 0, -0.045), (0.115, 0, -0.056)),
+                                     ("capsule", 0.014, (0.14, -0.03, -0.056), (0.14, 0.03, -0.056))]
+        c["%s_shoulder_roll_link" % side] = [("capsule", 0.04, (0, s * 0.01, 0.008), (0, -s * 0.07, -0.02))]
+        c["%s_shoulder_yaw_link" % side] = [("capsule", 0.03, (0, 0, 0.15), (0, 0, -0.2))]
+        c["%s_elbow_link" % side] = [("capsule", 0.025, (0, 0, 0), (0.28, 0, -0.015)),
+                                     ("sphere", 0.033, (0.28, 0, -0.015))]
+    return c
+
+
+H1 = {
+    "file": "h1.urdf",
+    "mjcf": "h1.xml",
+    "robot": "unitree_h1",
+    "title": "Unitree H1 humanoid, 19 DOF (legs 2 x 5, torso 1, arms 2 x 4), root link pelvis",
+    "source": H1_SOURCE,
+    "joints": h1_joints(),
+    "collisions": h1_collisions(),
+}
+
+
+def rpy_of_z(d):
+    """rpy (R = Rz(yaw) Ry(pitch) Rx(roll)) of a rotation taking z onto d."""
+    n = math.sqrt(sum(v * v for v in d))
+    z = [v / n for v in d]
+    # x: a unit vector perpendicular to z (world x unless z is along it).
+    helper = (1, 0, 0) if abs(z[0]) < 0.9 else (0, 1, 0)
+    y = [z[1] * helper[2] - z[2] * helper[1], z[2] * helper[0] - z[0] * helper[2],
+         z[0] * helper[1] - z[1] * helper[0]]
+    ny = math.sqrt(sum(v * v for v in y))
+    y = [v / ny for v in y]
+    x = [y[1] * z[2] - y[2] * z[1], y[2] * z[0] - y[0] * z[2], y[0] * z[1] - y[1] * z[0]]
+    # R columns x, y, z: R[i][j].
+    R = [[x[i], y[i], z[i]] for i in range(3)]
+    roll = math.atan2(R[2][1], R[2][2])
+    pitch = -math.asin(max(-1.0, min(1.0, R[2][0])))
+    yaw = math.atan2(R[1][0], R[0][0])
+    return (roll, pitch, yaw)
+
+
+def urdf_collisions(shapes):
+    """URDF <collision> elements; a capsule is a cylinder and two spheres
+    (URDF has no capsule), which enclose the same volume."""
+    out = []
+
+    def element(xyz, rpy, geometry):
+        out.append("    <collision>")
+        out.append('      <origin xyz="%s" rpy="%s"/>' % (triple(xyz), triple(rpy)))
+        out.append("      <geometry>%s</geometry>" % geometry)
+        out.append("    </collision>")
+
+    for shape in shapes:
+        kind = shape[0]
+        if kind in ("capsule", "cylinder"):
+            r, a, b = shape[1], shape[2], shape[3]
+            d = [b[i] - a[i] for i in range(3)]
+            length = math.sqrt(sum(v * v for v in d))
+            mid = [(a[i] + b[i]) / 2 for i in range(3)]
+            element(mid, rpy_of_z(d), '<cylinder radius="%s" length="%s"/>' % (number(r), number(round(length, 12))))
+            if kind == "capsule":
+                for end in (a, b):
+                    element(end, (0, 0, 0), '<sphere radius="%s"/>' % number(r))
+        elif kind == "sphere":
+            element(shape[2], (0, 0, 0), '<sphere radius="%s"/>' % number(shape[1]))
+        elif kind == "box":
+            element(shape[2], (0, 0, 0), '<box size="%s"/>' % triple([2 * h for h in shape[1]]))
+    return out
+
+
+def mjcf_collisions(shapes, pad):
+    out = []
+    for shape in shapes:
+        kind = shape[0]
+        if kind in ("capsule", "cylinder"):
+            out.append('%s<geom type="%s" size="%s" fromto="%s %s"/>'
+                       % (pad, kind, number(shape[1]), triple(shape[2]), triple(shape[3])))
+        elif kind == "sphere":
+            out.append('%s<geom type="sphere" size="%s" pos="%s"/>' % (pad, number(shape[1]), triple(shape[2])))
+        elif kind == "box":
+            out.append('%s<geom type="box" size="%s" pos="%s"/>' % (pad, triple(shape[1]), triple(shape[2])))
+    return out
+
+
+def wrapped(text, indent="   "):
+    lines, line = [], indent
+    for w in text.split():
+        if len(line) + len(w) + 1 > 88:
+            lines.append(line)
+            line = indent
+        line += " " + w
+    lines.append(line)
+    return lines
+
+
+def humanoid_urdf(robot):
+    lines = ['<?xml version="1.0"?>', "<!--"]
+    lines.append("  " + robot["title"] + ".")
+    lines.append("  Kinematics and collision primitives (links, joints, origins, axes, limits,")
+    lines.append("  capsules written as a cylinder and two spheres), written for iklab by")
+    lines.append("  scripts/make_robot_models.py; no meshes or inertia. The root link is the")
+    lines.append("  pelvis; a floating base is the loader's (iklab retarget adds a 6-DOF joint).")
+    lines.append("  Source of the numbers:")
+    lines += wrapped(robot["source"])
+    lines.append("-->")
+    lines.append('<robot name="%s">' % robot["robot"])
+    links = []
+    for j in robot["joints"]:
+        for link in (j[2], j[3]):
+            if link not in links:
+                links.append(link)
+    for link in links:
+        shapes = robot["collisions"].get(link)
+        if not shapes:
+            lines.append('  <link name="%s"/>' % link)
+            continue
+        lines.append('  <link name="%s">' % link)
+        lines += urdf_collisions(shapes)
+        lines.append("  </link>")
+    for name, kind, parent, child, xyz, rpy, axis, limit, soft in robot["joints"]:
+        lines.append('  <joint name="%s" type="%s">' % (name, kind))
+        lines.append('    <parent link="%s"/>' % parent)
+        lines.append('    <child link="%s"/>' % child)
+        lines.append('    <origin xyz="%s" rpy="%s"/>' % (triple(xyz), triple(rpy)))
+        if axis is not None:
+            lines.append('    <axis xyz="%s"/>' % triple(axis))
+        if limit is not None:
+            lower, upper, velocity, effort = limit
+            lines.append('    <limit lower="%s" upper="%s" effort="%s" velocity="%s"/>'
+                         % (number(lower), number(upper), number(effort), number(velocity)))
+        lines.append("  </joint>")
+    lines.append("</robot>")
+    return "\n".join(lines) + "\n"
+
+
+def humanoid_mjcf(robot):
+    lines = ["<!--"]
+    lines.append("  " + robot["title"] + ", as a MuJoCo model (MJCF).")
+    lines.append("  Written for iklab by scripts/make_robot_models.py from the same numbers as")
+    lines.append("  data/robots/" + robot["file"] + ": one body per moving URDF link (pos/quat the joint")
+    lines.append("  origin, a hinge with the URDF axis and range), a freejoint on the pelvis,")
+    lines.append("  the URDF's fixed links as sites (and a site at every body origin, named like")
+    lines.append("  the body), the same collision primitives (capsules as capsules). No meshes;")
+    lines.append("  MuJoCo refuses moving bodies without mass, so boundmass/boundinertia give")
+    lines.append("  each body a placeholder (not the robot's).")
+    lines.append("  Source of the numbers:")
+    lines += wrapped(robot["source"])
+    lines.append("-->")
+    lines.append('<mujoco model="%s">' % robot["robot"])
+    lines.append('  <compiler angle="radian" boundmass="1e-6" boundinertia="1e-12"/>')
+    lines.append("  <worldbody>")
+    joints = robot["joints"]
+    children = {}
+    for j in joints:
+        children.setdefault(j[2], []).append(j)
+
+    def contents(link, pad):
+        lines.append('%s<site name="%s"/>' % (pad, link))
+        lines.extend(mjcf_collisions(robot["collisions"].get(link, []), pad))
+        for j in children.get(link, []):
+            name, kind, parent, child, xyz, rpy, axis, limit, soft = j
+            if kind == "fixed":
+                if children.get(child):
+                    raise ValueError("a fixed link with children: " + child)
+                lines.append('%s<site name="%s" pos="%s" quat="%s"/>'
+                             % (pad, child, triple(xyz), triple(quaternion(rpy))))
+                continue
+            lines.append('%s<body name="%s" pos="%s" quat="%s">'
+                         % (pad, child, triple(xyz), triple(quaternion(rpy))))
+            lines.append('%s  <joint name="%s" type="hinge" axis="%s" limited="true" range="%s %s"/>'
+                         % (pad, name, triple(axis), number(limit[0]), number(limit[1])))
+            contents(child, pad + "  ")
+            lines.append("%s</body>" % pad)
+
+    lines.append('    <body name="pelvis" pos="0 0 1.0442">')
+    lines.append('      <freejoint name="floating_base"/>')
+    contents("pelvis", "      ")
+    lines.append("    </body>")
+    lines.append("  </worldbody>")
+    lines.append("</mujoco>")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "robots")
     os.makedirs(root, exist_ok=True)
@@ -349,6 +617,12 @@ def main():
             with open(os.path.join(root, name), "w", newline="\n") as f:
                 f.write(mjcf(robot, sites))
             print("wrote data/robots/" + name)
+    with open(os.path.join(root, H1["file"]), "w", newline="\n") as f:
+        f.write(humanoid_urdf(H1))
+    print("wrote data/robots/" + H1["file"])
+    with open(os.path.join(root, H1["mjcf"]), "w", newline="\n") as f:
+        f.write(humanoid_mjcf(H1))
+    print("wrote data/robots/" + H1["mjcf"])
 
 
 if __name__ == "__main__":

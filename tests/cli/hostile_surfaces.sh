@@ -254,6 +254,14 @@ done
 expect 2 "built-in map onto the human figure: source site 'Neck' is not a site" -- \
   retarget --bvh clip.bvh --onto human --out o
 expect 2 "drop --effectors" -- retarget --bvh clip.bvh --onto human --effectors Chest --out o
+# Robot targets (.urdf, .xml): the loader's message, a map required for a
+# robot without a built-in one, the map's file and line.
+expect 2 "folder.urdf is a folder" -- retarget --bvh clip.bvh --onto folder.urdf --out o
+expect 2 "no built-in map onto the robot 'arm'; give one with --map FILE" -- \
+  retarget --bvh clip.bvh --onto arm.urdf --out o
+expect 2 "unknown_target.map:1: target site 'Hips' is not a site of the target" -- \
+  retarget --bvh clip.bvh --onto arm.urdf --map unknown_target.map --out o
+expect 2 "drop --effectors" -- retarget --bvh clip.bvh --onto arm.urdf --effectors Chest --out o
 # Controls.
 expect 0 "Results:" -- retarget --bvh clip.bvh --out o
 expect 0 "Results:" -- retarget --bvh clip.bvh --effectors Chest_End --out o
