@@ -22,12 +22,34 @@ std::string ShapeOf(const py::array& array) {
   return out.str();
 }
 
+using CArray = py::array_t<double, py::array::c_style>;
+
+// True if `object` is already what AsArray returns: a C-contiguous float64
+// (native byte order) NumPy array of `shape` (-1: any size). The common case
+// on the per-call path (solver.solve(problem, q0) with q0 from NumPy), which
+// then costs a type and a flag test instead of two NumPy conversions, a dtype
+// object and the message texts (docs/python.md, "Cost of Python").
+bool IsCArrayOfShape(py::handle object, std::initializer_list<long> shape) {
+  if (!CArray::check_(object)) return false;
+  const auto* array = py::detail::array_proxy(object.ptr());
+  if (array->nd != static_cast<int>(shape.size())) return false;
+  int i = 0;
+  for (long expected : shape) {
+    if (expected >= 0 && array->dimensions[i] != expected) return false;
+    ++i;
+  }
+  return true;
+}
+
 }  // namespace
 
 py::array_t<double, py::array::c_style> AsArray(
     py::handle object, const char* name, std::initializer_list<long> shape,
     const std::string& shape_text) {
-  py::array array;
+  if (IsCArrayOfShape(object, shape)) return py::reinterpret_borrow<CArray>(object);
+  // Null until ensure succeeds (py::array's default constructor would make
+  // an empty array for nothing).
+  auto array = py::reinterpret_steal<py::array>(py::handle());
   try {
     array = py::array::ensure(object);
   } catch (const py::error_already_set&) {
@@ -59,6 +81,11 @@ py::array_t<double, py::array::c_style> AsArray(
 }
 
 Eigen::VectorXd ToVector(py::handle object, const char* name, long size) {
+  if (IsCArrayOfShape(object, {size})) {
+    const auto* array = py::detail::array_proxy(object.ptr());
+    return Eigen::Map<const Eigen::VectorXd>(reinterpret_cast<const double*>(array->data),
+                                             array->dimensions[0]);
+  }
   const std::string text =
       size >= 0 ? "(" + std::to_string(size) + ",)" : std::string("(n,)");
   const auto a = AsArray(object, name, {size}, text);
