@@ -147,6 +147,32 @@ def test_solve_rejects_bad_starts(panda, pose_problem):
     assert result.status == iklab.SolveStatus.INVALID_INPUT
 
 
+def test_a_start_in_any_layout_is_read_as_its_values(panda, pose_problem):
+    # A C-contiguous float64 start of the right size is read in place (the
+    # per-call fast path, docs/python.md "Cost of Python"); every other layout
+    # is converted. Each must give the very same solve. The start's values are
+    # float32 numbers, so that a float32 copy holds them exactly. L-BFGS-B
+    # descends from its start alone (bounded LM may restart from its pool),
+    # so another start gives another answer.
+    solver = iklab.LbfgsbSolver()
+    q0 = (panda.mid_limits() + 0.3).astype(np.float32).astype(np.float64)
+    expected = solver.solve(pose_problem, q0).q
+    assert not np.array_equal(solver.solve(pose_problem, q0 - 0.2).q, expected)
+    read_only = q0.copy()
+    read_only.flags.writeable = False
+    starts = {
+        "big-endian float64": q0.astype(">f8"),
+        "float32": q0.astype(np.float32),
+        "list": list(q0),
+        "strided view": np.repeat(q0, 2)[::2],
+        "row of a matrix": np.stack([q0 - 1.0, q0])[1],
+        "read-only": read_only,
+    }
+    for name, start in starts.items():
+        np.testing.assert_array_equal(solver.solve(pose_problem, start).q, expected,
+                                      err_msg=name)
+
+
 def test_restarts_and_hermite_path_wrap_any_solver(panda):
     problem, q0 = near_pose_problem(panda, 9)
     restarts = iklab.RestartSolver(iklab.LbfgsbSolver(), max_attempts=5, seed=3)
