@@ -23,6 +23,7 @@
 #include "framework/model.h"
 #include "framework/urdf_loader.h"
 #include "tests/test_data.h"
+#include "tests/test_utilities.h"
 
 namespace iklab {
 namespace {
@@ -50,7 +51,9 @@ struct Mujoco {
 
 // Writes `xml` into a file of the test's temporary folder; returns its path.
 std::string WriteModel(const std::string& name, const std::string& xml) {
-  const auto dir = std::filesystem::temp_directory_path() / "iklab_mjcf_test";
+  // One folder per test process: ctest runs the cases in parallel, and two
+  // of them write mixed.xml.
+  const auto dir = testing::ScratchPath("iklab_mjcf_test");
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
   std::ofstream(path) << xml;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lab/report.h"
+#include "tests/test_utilities.h"
 
 namespace iklab {
 namespace {
@@ -36,7 +37,7 @@ int Count(const std::string& text, const std::string& what) {
 
 // A fresh folder under the system's temporary directory.
 fs::path FreshFolder(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("iklab_html_report_test_" + name);
+  const fs::path dir = testing::ScratchPath("iklab_html_report_test_" + name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
