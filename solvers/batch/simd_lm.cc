@@ -511,7 +511,13 @@ class Work {
       lowest = std::min(lowest, costs[i]);
     }
     if (!nan) {
-      for (i = 0; i < size; ++i) {
+      const V target = hn::Set(d, lowest);
+      for (i = 0; i + N <= size; i += N) {
+        const intptr_t first =
+            hn::FindFirstTrue(d, hn::Eq(hn::LoadU(d, costs + i), target));
+        if (first >= 0) return i + static_cast<int>(first);
+      }
+      for (; i < size; ++i) {
         if (costs[i] == lowest) return i;
       }
     }
