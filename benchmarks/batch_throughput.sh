@@ -7,8 +7,10 @@
 #   THREADS="1 2 4" REPETITIONS=5 benchmarks/batch_throughput.sh
 #
 # Thread counts above the machine's cores are skipped. Columns: problems per
-# second of each solver (wall), per core (÷ threads), the ratio SIMD/scalar,
-# the fraction solved (converged) and false claims (converged but failing
+# second of each solver (wall), per core (÷ threads), the ratio SIMD/scalar
+# (wall) and of the main thread's CPU time per batch (scalar/SIMD; on 1
+# thread the per-core ratio that a loaded machine disturbs least), the
+# fraction solved (converged) and false claims (converged but failing
 # the protocol's independent FK check) of each. ~1 minute on 16 cores.
 set -euo pipefail
 build=${1:-build}
@@ -45,15 +47,16 @@ for b in data["benchmarks"]:
         label = b.get("label", label)
 print(f"# SIMD: {label}")
 print(f"{'robot':7} {'seeds':6} {'thr':>3} {'scalar/s':>10} {'simd/s':>10} "
-      f"{'scal/core':>10} {'simd/core':>10} {'ratio':>6} {'solved s|v':>13} {'false s|v':>9}")
+      f"{'scal/core':>10} {'simd/core':>10} {'ratio':>6} {'cpu':>6} {'solved s|v':>13} {'false s|v':>9}")
 for (robot, mode, threads), pair in sorted(rows.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2])):
     s, v = pair.get(0), pair.get(1)
     if not s or not v:
         continue
-    print(f"{['panda', 'iiwa14'][robot]:7} {['random', 'mid'][mode]:6} {threads:>3} "
+    print(f"{['panda', 'iiwa14', 'gen3'][robot]:7} {['random', 'mid'][mode]:6} {threads:>3} "
           f"{s['problems_per_second']:>10.0f} {v['problems_per_second']:>10.0f} "
           f"{s['per_core']:>10.0f} {v['per_core']:>10.0f} "
           f"{v['problems_per_second'] / s['problems_per_second']:>6.2f} "
+          f"{s['cpu_time'] / v['cpu_time']:>6.2f} "
           f"{s['solved']:>6.4f}|{v['solved']:<6.4f} "
           f"{s['false_claims']:>4.0f}|{v['false_claims']:<4.0f}")
 PY

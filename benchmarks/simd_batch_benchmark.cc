@@ -1,6 +1,7 @@
 // Scalar bounded LM against the SIMD batch solver (solvers/batch/simd_lm.h)
 // on the same targets in one run: the benchmark protocol's targets
-// (GenerateTargets, seed 1) for the shipped Panda and iiwa14, random seeds
+// (GenerateTargets, seed 1) for the shipped Panda, iiwa14 and Gen3 (the
+// 7-DOF arms), random seeds
 // and mid-limits seeds, the protocol's pose goal (w_o = 0.4²), tolerance
 // 1e-6 on position norm and rotation angle, no wall-clock budget (every run
 // does the same work), both through SolveBatch (BatchOptions::simd).
@@ -41,14 +42,14 @@ struct Workload {
   RowMatrixXd seeds;
 };
 
-// robot: 0 Panda, 1 iiwa14; mode: 0 random seeds, 1 mid-limits.
+// robot: 0 Panda, 1 iiwa14, 2 Gen3; mode: 0 random seeds, 1 mid-limits.
 const Workload& GetWorkload(int robot, int mode) {
-  static Workload cache[2][2];
+  static Workload cache[3][2];
   Workload& w = cache[robot][mode];
   if (w.model) return w;
   const std::vector<BenchmarkRobot> robots =
       StandardRobots(DataDirectory().string());
-  const BenchmarkRobot& spec = robots[robot];  // panda, iiwa14 come first
+  const BenchmarkRobot& spec = robots[robot];  // panda, iiwa14, gen3 come first
   w.model = std::make_shared<const Model>(
       LoadUrdfChain(spec.urdf_path, spec.base_link, spec.tip_link)
           .figure.Compile());
@@ -111,7 +112,7 @@ void BM_SimdVsScalar(benchmark::State& state) {
 void SimdVsScalarArgs(benchmark::internal::Benchmark* b) {
   b->ArgNames({"robot", "random0_mid1", "simd", "threads"});
   for (int threads : {1, 2, 4, 8, 16}) {
-    for (int robot : {0, 1}) {
+    for (int robot : {0, 1, 2}) {
       for (int mode : {0, 1}) {
         for (int simd : {0, 1}) b->Args({robot, mode, simd, threads});
       }

@@ -177,15 +177,16 @@ class LaneOps {
   }
 
   // A lane's start point was evaluated: a non-finite cost ends the item;
-  // within tolerance converges; otherwise the attempt's state starts.
+  // within tolerance converges (the exact test only where the vector
+  // pre-test passed, `maybe_within`); otherwise the attempt's state starts.
   template <typename W>
-  void Started(W& w, int lane) {
+  void Started(W& w, int lane, bool maybe_within) {
     const double cost = At(w.cost, 0, lane);
     if (!std::isfinite(cost)) {
       Finish(w, lane, SolveStatus::kNumericalFailure, /*at_q=*/false);
       return;
     }
-    if (ExactlyWithin(w, lane)) {
+    if (maybe_within && ExactlyWithin(w, lane)) {
       Finish(w, lane, SolveStatus::kConverged, /*at_q=*/true);
       return;
     }
@@ -332,12 +333,10 @@ class LaneOps {
             plan_.position ? plan_.s_p * plan_.s_p : 0.0,
             plan_.orientation ? plan_.s_x * plan_.s_x : 0.0,
             plan_.orientation ? plan_.s_y * plan_.s_y : 0.0};
-        plan_.pool->Costs(target, weights, s.pool_costs.data());
+        W::PoolCosts(*plan_.pool, target, weights, s.pool_costs.data());
         pool_ranked_[lane] = true;
       }
-      const int best = static_cast<int>(
-          std::min_element(s.pool_costs.begin(), s.pool_costs.end()) -
-          s.pool_costs.begin());
+      const int best = W::ArgMin(s.pool_costs.data(), plan_.pool->size());
       s.pool_costs[best] = std::numeric_limits<double>::infinity();
       ++s.pool_tried;
       const double* q = plan_.pool->q(best);
@@ -430,11 +429,8 @@ class Work {
       n += std::size_t(count) * lanes;
     };
     take(&q, nq); take(&tq, nq); take(&step, nq); take(&best_q, nq);
-    take(&held, nq); take(&pending, 1);
     take(&Jt, nq * kMaxFactorRows); take(&tJt, nq * kMaxFactorRows);
     take(&rt, kMaxFactorRows); take(&trt, kMaxFactorRows);
-    take(&A, nq * nq); take(&L, nq * nq); take(&g, nq); take(&y, nq);
-    take(&dx, nq);
     take(&cost, 1); take(&tcost, 1); take(&lambda, 1); take(&mu, 1);
     take(&initial_norm, 1); take(&stall_ref, 1); take(&since_ref, 1);
     take(&cost1, 1); take(&cost2, 1); take(&att_iters, 1); take(&iters, 1);
@@ -445,8 +441,7 @@ class Work {
     buffer_ = hwy::AllocateAligned<double>(n);
     std::fill(buffer_.get(), buffer_.get() + n, 0.0);
     for (double** field :
-         {&q, &tq, &step, &best_q, &held, &pending, &Jt, &tJt, &rt, &trt, &A,
-          &L, &g, &y, &dx, &cost, &tcost, &lambda, &mu, &initial_norm, &stall_ref,
+         {&q, &tq, &step, &best_q, &Jt, &tJt, &rt, &trt, &cost, &tcost, &lambda, &mu, &initial_norm, &stall_ref,
           &since_ref, &cost1, &cost2, &att_iters, &iters, &best_cost, &mode,
           &may_stall, &first_test, &predicted, &failed, &event, &any_held,
           &target, &pose, &moved}) {
@@ -454,24 +449,97 @@ class Work {
     }
   }
   int lanes() const { return lanes_; }
+
+  // RestartPool::Costs across vector lanes (the same sums, in the same
+  // order per point).
+  static void PoolCosts(const RestartPool& pool, const double* target,
+                        const double* weights, double* costs) {
+    const D d;
+    const int size = pool.size();
+    const int N = static_cast<int>(hn::Lanes(d));
+    int i = 0;
+    for (; i + N <= size; i += N) {
+      V sum = hn::Zero(d);
+      for (int b = 0; b < 3; ++b) {
+        if (weights[b] == 0.0) continue;
+        V block = hn::Zero(d);
+        for (int r = 0; r < 3; ++r) {
+          const V e = hn::Sub(hn::Set(d, target[3 * b + r]),
+                              hn::LoadU(d, pool.pose_values(3 * b + r) + i));
+          block = r == 0 ? hn::Mul(e, e) : hn::MulAdd(e, e, block);
+        }
+        sum = hn::MulAdd(hn::Set(d, weights[b]), block, sum);
+      }
+      hn::StoreU(sum, d, costs + i);
+    }
+    for (; i < size; ++i) {
+      double sum = 0.0;
+      for (int b = 0; b < 3; ++b) {
+        if (weights[b] == 0.0) continue;
+        double block = 0.0;
+        for (int r = 0; r < 3; ++r) {
+          const double e = target[3 * b + r] - pool.pose_values(3 * b + r)[i];
+          block = r == 0 ? e * e : std::fma(e, e, block);
+        }
+        sum = std::fma(weights[b], block, sum);
+      }
+      costs[i] = sum;
+    }
+  }
+
+  // The index of the first smallest of costs[0, size) (std::min_element's),
+  // by a vector minimum and a search for it.
+  static int ArgMin(const double* costs, int size) {
+    const D d;
+    const int N = static_cast<int>(hn::Lanes(d));
+    double lowest = std::numeric_limits<double>::infinity();
+    bool nan = false;
+    int i = 0;
+    if (size >= N) {
+      V m = hn::LoadU(d, costs);
+      auto any_nan = hn::IsNaN(m);
+      for (i = N; i + N <= size; i += N) {
+        const V c = hn::LoadU(d, costs + i);
+        any_nan = hn::Or(any_nan, hn::IsNaN(c));
+        m = hn::Min(m, c);
+      }
+      nan = !hn::AllFalse(d, any_nan);
+      lowest = hn::GetLane(hn::MinOfLanes(d, m));
+    }
+    for (; i < size; ++i) {
+      nan = nan || std::isnan(costs[i]);
+      lowest = std::min(lowest, costs[i]);
+    }
+    if (!nan) {
+      const V target = hn::Set(d, lowest);
+      for (i = 0; i + N <= size; i += N) {
+        const intptr_t first =
+            hn::FindFirstTrue(d, hn::Eq(hn::LoadU(d, costs + i), target));
+        if (first >= 0) return i + static_cast<int>(first);
+      }
+      for (; i < size; ++i) {
+        if (costs[i] == lowest) return i;
+      }
+    }
+    // NaN costs: the scalar rule.
+    return static_cast<int>(std::min_element(costs, costs + size) - costs);
+  }
+
   // Coordinate / entry i of a field with several entries.
   double* at(double* field, int i) const { return field + std::size_t(i) * lanes_; }
 
   // Coordinates: current, trial (also the start of an attempt), step,
-  // best; held on a bound (1/0); lanes still in the active-set loop.
-  double *q, *tq, *step, *best_q, *held, *pending;
+  // best.
+  double *q, *tq, *step, *best_q;
   // J̃ᵀ (nq × kMaxFactorRows, entry (i, r) at i·kMaxFactorRows + r) and r̃
   // at q and at tq.
   double *Jt, *tJt, *rt, *trt;
-  // JᵀJ (lower), its Cholesky factor (diagonal inverted), JᵀR, substitution
-  // scratch.
-  double *A, *L, *g, *y, *dx;
   // Per-lane scalars of the attempt (bounded_lm_solver.cc AttemptState).
   double *cost, *tcost, *lambda, *mu, *initial_norm, *stall_ref, *since_ref,
       *cost1, *cost2, *att_iters, *iters, *best_cost;
   // Lane mode (0 idle, 1 starting an attempt at tq, 2 iterating), stall
   // tests on, first-step test on, predicted reduction, factorization failed,
-  // event code after an update, coordinate held this iteration, max |Δ|.
+  // event code after an update, a coordinate held this iteration, max |Δ|.
   double *mode, *may_stall, *first_test, *predicted, *failed, *event,
       *any_held;
   // Target (p_WT, x_g, y_g) and site pose at tq (p_WS, x, y).
@@ -489,6 +557,7 @@ enum Event {
   kStarted = 1,        // a start point was evaluated
   kMaybeConverged = 2, // the vector pre-test passed at the accepted point
   kAttemptEnded = 3,   // stalled, stationary or λ beyond max_damping
+  kStartedWithin = 4,  // kStarted, and the vector pre-test passed
 };
 
 HWY_INLINE V Ld(const double* p) { return hn::Load(D(), p); }
@@ -645,177 +714,134 @@ HWY_ATTR void Evaluate(const SimdLmPlan& plan, Work& w, int offset) {
   }
 }
 
-// One active-set pass for the lanes in w.pending: solves (A + μI) Δ = −g on
-// the free coordinates (held rows and columns those of I) by a Cholesky
-// factorization; lanes whose system does not factor get w.failed = 1.
-HWY_ATTR void SolvePass(const SimdLmPlan& plan, Work& w, int offset) {
-  const D d;
-  const int n = plan.nq;
-  const V zero = hn::Zero(d), one = hn::Set(d, 1.0);
-  const V mu = Ld(w.mu + offset);
-  using M = decltype(hn::Gt(zero, zero));
-  M held[kMaxQ];
-  for (int i = 0; i < n; ++i) held[i] = hn::Gt(Ld(w.at(w.held, i) + offset), zero);
-  const auto is_held = [&](int i) { return held[i]; };
-  auto ok = hn::Gt(one, zero);  // all true
-  for (int j = 0; j < n; ++j) {
-    const auto held_j = is_held(j);
-    V diag = hn::Add(Ld(w.at(w.A, j * n + j) + offset), mu);
-    for (int k = 0; k < j; ++k) {
-      const V l = Ld(w.at(w.L, j * n + k) + offset);
-      diag = hn::NegMulAdd(l, l, diag);
-    }
-    diag = hn::IfThenElse(held_j, one, diag);
-    ok = hn::And(ok, hn::Gt(diag, zero));
-    // The diagonal of L is kept inverted: one division per column, and the
-    // substitutions multiply.
-    const V inv =
-        hn::Div(one, hn::Sqrt(hn::IfThenElse(hn::Gt(diag, zero), diag, one)));
-    St(inv, w.at(w.L, j * n + j) + offset);
-    for (int i = j + 1; i < n; ++i) {
-      V s = Ld(w.at(w.A, i * n + j) + offset);
-      for (int k = 0; k < j; ++k) {
-        s = hn::NegMulAdd(Ld(w.at(w.L, i * n + k) + offset),
-                          Ld(w.at(w.L, j * n + k) + offset), s);
-      }
-      s = hn::IfThenZeroElse(hn::Or(held_j, is_held(i)), s);
-      St(hn::Mul(s, inv), w.at(w.L, i * n + j) + offset);
-    }
-  }
-  // L y = −g (0 on held coordinates), Lᵀ Δ = y.
-  for (int i = 0; i < n; ++i) {
-    V s = hn::IfThenZeroElse(is_held(i), hn::Neg(Ld(w.at(w.g, i) + offset)));
-    for (int k = 0; k < i; ++k) {
-      s = hn::NegMulAdd(Ld(w.at(w.L, i * n + k) + offset),
-                        Ld(w.at(w.y, k) + offset), s);
-    }
-    St(hn::Mul(s, Ld(w.at(w.L, i * n + i) + offset)), w.at(w.y, i) + offset);
-  }
-  const auto pending = hn::Gt(Ld(w.pending + offset), zero);
-  for (int i = n - 1; i >= 0; --i) {
-    V s = Ld(w.at(w.y, i) + offset);
-    for (int k = i + 1; k < n; ++k) {
-      s = hn::NegMulAdd(Ld(w.at(w.L, k * n + i) + offset),
-                        Ld(w.at(w.dx, k) + offset), s);
-    }
-    St(hn::Mul(s, Ld(w.at(w.L, i * n + i) + offset)), w.at(w.dx, i) + offset);
-  }
-  for (int i = 0; i < n; ++i) {
-    const V old = Ld(w.at(w.step, i) + offset);
-    St(hn::IfThenElse(pending, Ld(w.at(w.dx, i) + offset), old),
-       w.at(w.step, i) + offset);
-  }
-  const V failed = Ld(w.failed + offset);
-  St(hn::IfThenElse(hn::AndNot(ok, pending), one, failed), w.failed + offset);
-}
-
-// Holds the free coordinates of pending lanes whose step leaves the box
-// (or turns a full-turn coordinate by ∓2π, bounded_lm_solver.cc
-// HoldOutwardSteps); a lane stays pending while it holds a new coordinate
-// and has not failed.
-HWY_ATTR bool HoldOutward(const SimdLmPlan& plan, Work& w, int offset) {
-  const D d;
-  const V zero = hn::Zero(d), one = hn::Set(d, 1.0);
-  const V two_pi = hn::Set(d, 2.0 * M_PI);
-  const auto pending = hn::And(hn::Gt(Ld(w.pending + offset), zero),
-                               hn::Eq(Ld(w.failed + offset), zero));
-  auto changed = hn::Lt(one, zero);  // all false
-  for (int i = 0; i < plan.nq; ++i) {
-    const V q = Ld(w.at(w.q, i) + offset);
-    const V step = Ld(w.at(w.step, i) + offset);
-    const V held = Ld(w.at(w.held, i) + offset);
-    const auto below = hn::And(hn::Le(q, hn::Set(d, plan.lower[i])),
-                               hn::Lt(step, zero));
-    const auto above = hn::And(hn::Ge(q, hn::Set(d, plan.upper[i])),
-                               hn::Gt(step, zero));
-    const auto out = hn::And(hn::And(pending, hn::Eq(held, zero)),
-                             hn::Or(below, above));
-    if (plan.periodic[i]) {
-      const V turned = hn::IfThenElse(below, hn::Add(q, two_pi),
-                                      hn::Sub(q, two_pi));
-      St(hn::IfThenElse(out, turned, q), w.at(w.q, i) + offset);
-    } else {
-      St(hn::IfThenElse(out, one, held), w.at(w.held, i) + offset);
-      changed = hn::Or(changed, out);
-    }
-  }
-  St(hn::IfThenElseZero(changed, one), w.pending + offset);
-  const V any = Ld(w.any_held + offset);
-  St(hn::IfThenElse(changed, one, any), w.any_held + offset);
-  return !hn::AllFalse(d, changed);
-}
-
-// JᵀJ = J̃ᵀ J̃ (lower) and g = J̃ᵀ r̃ at w.q.
-HWY_ATTR void NormalEquations(const SimdLmPlan& plan, Work& w, int offset) {
-  const D d;
-  const int n = plan.nq, F = kMaxFactorRows, rows = plan.factor_rows;
-  for (int i = 0; i < n; ++i) {
-    V col_i[kMaxFactorRows];
-    for (int r = 0; r < rows; ++r) col_i[r] = Ld(w.at(w.Jt, i * F + r) + offset);
-    V gi = hn::Zero(d);
-    for (int r = 0; r < rows; ++r) {
-      gi = hn::MulAdd(col_i[r], Ld(w.at(w.rt, r) + offset), gi);
-    }
-    St(gi, w.at(w.g, i) + offset);
-    for (int j = 0; j <= i; ++j) {
-      V s = hn::Zero(d);
-      for (int r = 0; r < rows; ++r) {
-        s = hn::MulAdd(col_i[r], Ld(w.at(w.Jt, j * F + r) + offset), s);
-      }
-      St(s, w.at(w.A, i * n + j) + offset);
-    }
-  }
-}
-
-// The step of every iterating lane (bounded_lm_solver.cc ComputeStep, then
-// TakeProjectedStep and PredictedReduction): w.tq the projected trial point,
-// w.step = tq − q, w.predicted; w.failed for lanes whose system did not
-// factor or whose step is not finite.
+// The step of every iterating lane (bounded_lm_solver.cc ComputeStep,
+// HoldOutwardSteps, then TakeProjectedStep and PredictedReduction), kept in
+// registers: JᵀJ = J̃ᵀJ̃ and g = J̃ᵀr̃ at w.q; the active-set loop solves
+// (JᵀJ + μI) Δ = −g on the free coordinates (held rows and columns those of
+// I) by an LDLᵀ factorization (Golub & Van Loan, Matrix Computations, 4th
+// ed., Alg. 4.1.2: no square roots, one division per column, which is the
+// latency chain of a vector lane) and holds the free coordinates whose step
+// leaves the box (or turns a full-turn coordinate by ∓2π); a lane stays in
+// the loop while it holds a new coordinate and has not failed. Then w.tq the
+// projected trial point, w.step = tq − q, w.predicted, w.moved; w.failed for
+// lanes whose system did not factor or whose step is not finite. kN and
+// kRows fix nq and the factor's rows at compile time (the loops unroll and
+// the matrices stay in registers); 0 reads them from the plan.
+template <int kN, int kRows>
 HWY_ATTR void ComputeSteps(const SimdLmPlan& plan, Work& w, int offset) {
   const D d;
-  const int n = plan.nq, F = kMaxFactorRows;
+  const int n = kN > 0 ? kN : plan.nq;
+  const int rows = kRows > 0 ? kRows : plan.factor_rows;
+  constexpr int F = kMaxFactorRows;
   const V zero = hn::Zero(d), one = hn::Set(d, 1.0);
   const auto iterating = hn::Eq(Ld(w.mode + offset), hn::Set(d, kIterating));
-  NormalEquations(plan, w, offset);
-  for (int i = 0; i < n; ++i) St(zero, w.at(w.held, i) + offset);
-  St(zero, w.any_held + offset);
-  St(zero, w.failed + offset);
-  St(hn::IfThenElseZero(iterating, one), w.pending + offset);
-  for (int pass = 0; pass <= n; ++pass) {
-    SolvePass(plan, w, offset);
-    if (!HoldOutward(plan, w, offset)) break;
-  }
-  auto finite = hn::Gt(one, zero);
+  using M = hn::Mask<D>;
+  V J[kMaxQ][F], r[F], q[kMaxQ], g[kMaxQ], step[kMaxQ];
+  V A[kMaxQ][kMaxQ];  // lower triangle of J̃ᵀJ̃
+  for (int rr = 0; rr < rows; ++rr) r[rr] = Ld(w.at(w.rt, rr) + offset);
   for (int i = 0; i < n; ++i) {
-    const V s = Ld(w.at(w.step, i) + offset);
-    finite = hn::And(finite, hn::Lt(hn::Abs(s), hn::Set(d, HUGE_VAL)));
-  }
-  const auto failed =
-      hn::Or(hn::Gt(Ld(w.failed + offset), zero), hn::Not(finite));
-  St(hn::IfThenElseZero(hn::And(iterating, failed), one), w.failed + offset);
-  const auto stepping = hn::AndNot(failed, iterating);
-  // Projected trial point and the predicted reduction −gᵀd − ½‖J̃d‖².
-  V jd[kMaxFactorRows];
-  for (int r = 0; r < plan.factor_rows; ++r) jd[r] = zero;
-  V gd = zero, moved = zero;
-  for (int i = 0; i < n; ++i) {
-    const V q = Ld(w.at(w.q, i) + offset);
-    const V trial = hn::Min(
-        hn::Max(hn::Add(q, Ld(w.at(w.step, i) + offset)),
-                hn::Set(d, plan.lower[i])),
-        hn::Set(d, plan.upper[i]));
-    const V taken = hn::IfThenElseZero(stepping, hn::Sub(trial, q));
-    St(hn::IfThenElse(stepping, trial, Ld(w.at(w.tq, i) + offset)),
-       w.at(w.tq, i) + offset);
-    St(taken, w.at(w.step, i) + offset);
-    gd = hn::MulAdd(Ld(w.at(w.g, i) + offset), taken, gd);
-    moved = hn::Max(moved, hn::Abs(taken));
-    for (int r = 0; r < plan.factor_rows; ++r) {
-      jd[r] = hn::MulAdd(Ld(w.at(w.Jt, i * F + r) + offset), taken, jd[r]);
+    q[i] = Ld(w.at(w.q, i) + offset);
+    step[i] = zero;
+    V gi = zero;
+    for (int rr = 0; rr < rows; ++rr) {
+      J[i][rr] = Ld(w.at(w.Jt, i * F + rr) + offset);
+      gi = hn::MulAdd(J[i][rr], r[rr], gi);
+    }
+    g[i] = gi;
+    for (int j = 0; j <= i; ++j) {
+      V s = hn::Mul(J[i][0], J[j][0]);
+      for (int rr = 1; rr < rows; ++rr) s = hn::MulAdd(J[i][rr], J[j][rr], s);
+      A[i][j] = s;
     }
   }
+  const V mu = Ld(w.mu + offset);
+  const V two_pi = hn::Set(d, 2.0 * M_PI);
+  const M none = hn::Lt(one, zero);
+  M held[kMaxQ];
+  for (int i = 0; i < n; ++i) held[i] = none;
+  M pending = iterating, failed = none, any_held = none;
+  for (int pass = 0; pass <= n; ++pass) {
+    // LDLᵀ: L unit lower (Lw = L_ij d_j kept beside it), inv_d = 1/d.
+    V L[kMaxQ][kMaxQ], Lw[kMaxQ][kMaxQ], inv_d[kMaxQ];
+    M ok = hn::Not(none);
+    for (int j = 0; j < n; ++j) {
+      V dj = hn::Add(A[j][j], mu);
+      for (int k = 0; k < j; ++k) dj = hn::NegMulAdd(L[j][k], Lw[j][k], dj);
+      dj = hn::IfThenElse(held[j], one, dj);
+      const M positive = hn::Gt(dj, zero);
+      ok = hn::And(ok, positive);
+      inv_d[j] = hn::Div(one, hn::IfThenElse(positive, dj, one));
+      for (int i = j + 1; i < n; ++i) {
+        V s = A[i][j];
+        for (int k = 0; k < j; ++k) s = hn::NegMulAdd(L[i][k], Lw[j][k], s);
+        s = hn::IfThenZeroElse(hn::Or(held[j], held[i]), s);
+        Lw[i][j] = s;
+        L[i][j] = hn::Mul(s, inv_d[j]);
+      }
+    }
+    // L y = −g (0 on held coordinates), D z = y, Lᵀ Δ = z.
+    V y[kMaxQ], dx[kMaxQ];
+    for (int i = 0; i < n; ++i) {
+      V s = hn::IfThenZeroElse(held[i], hn::Neg(g[i]));
+      for (int k = 0; k < i; ++k) s = hn::NegMulAdd(L[i][k], y[k], s);
+      y[i] = s;
+    }
+    for (int i = n - 1; i >= 0; --i) {
+      V s = hn::Mul(y[i], inv_d[i]);
+      for (int k = i + 1; k < n; ++k) s = hn::NegMulAdd(L[k][i], dx[k], s);
+      dx[i] = s;
+    }
+    for (int i = 0; i < n; ++i) step[i] = hn::IfThenElse(pending, dx[i], step[i]);
+    failed = hn::Or(failed, hn::AndNot(ok, pending));
+    // Hold the outward steps (bounded_lm_solver.cc HoldOutwardSteps).
+    const M active = hn::AndNot(failed, pending);
+    M changed = none;
+    for (int i = 0; i < n; ++i) {
+      const M below = hn::And(hn::Le(q[i], hn::Set(d, plan.lower[i])),
+                              hn::Lt(step[i], zero));
+      const M above = hn::And(hn::Ge(q[i], hn::Set(d, plan.upper[i])),
+                              hn::Gt(step[i], zero));
+      const M out = hn::And(hn::AndNot(held[i], active), hn::Or(below, above));
+      if (plan.periodic[i]) {
+        const V turned = hn::IfThenElse(below, hn::Add(q[i], two_pi),
+                                        hn::Sub(q[i], two_pi));
+        q[i] = hn::IfThenElse(out, turned, q[i]);
+      } else {
+        held[i] = hn::Or(held[i], out);
+        changed = hn::Or(changed, out);
+      }
+    }
+    pending = changed;
+    any_held = hn::Or(any_held, changed);
+    if (hn::AllFalse(d, changed)) break;
+  }
+  M finite = hn::Not(none);
+  for (int i = 0; i < n; ++i) {
+    finite = hn::And(finite, hn::Lt(hn::Abs(step[i]), hn::Set(d, HUGE_VAL)));
+  }
+  failed = hn::And(iterating, hn::Or(failed, hn::Not(finite)));
+  St(hn::IfThenElseZero(failed, one), w.failed + offset);
+  St(hn::IfThenElseZero(any_held, one), w.any_held + offset);
+  const M stepping = hn::AndNot(failed, iterating);
+  // Projected trial point and the predicted reduction −gᵀd − ½‖J̃d‖².
+  V jd[F];
+  for (int rr = 0; rr < rows; ++rr) jd[rr] = zero;
+  V gd = zero, moved = zero;
+  for (int i = 0; i < n; ++i) {
+    St(q[i], w.at(w.q, i) + offset);  // full turns of periodic coordinates
+    const V trial = hn::Min(hn::Max(hn::Add(q[i], step[i]),
+                                    hn::Set(d, plan.lower[i])),
+                            hn::Set(d, plan.upper[i]));
+    const V taken = hn::IfThenElseZero(stepping, hn::Sub(trial, q[i]));
+    double* tq = w.at(w.tq, i) + offset;
+    St(hn::IfThenElse(stepping, trial, Ld(tq)), tq);
+    St(taken, w.at(w.step, i) + offset);
+    gd = hn::MulAdd(g[i], taken, gd);
+    moved = hn::Max(moved, hn::Abs(taken));
+    for (int rr = 0; rr < rows; ++rr) jd[rr] = hn::MulAdd(J[i][rr], taken, jd[rr]);
+  }
   V jj = zero;
-  for (int r = 0; r < plan.factor_rows; ++r) jj = hn::MulAdd(jd[r], jd[r], jj);
+  for (int rr = 0; rr < rows; ++rr) jj = hn::MulAdd(jd[rr], jd[rr], jj);
   St(hn::NegMulAdd(hn::Set(d, 0.5), jj, hn::Neg(gd)), w.predicted + offset);
   St(moved, w.moved + offset);
 }
@@ -948,7 +974,9 @@ HWY_ATTR void Update(const SimdLmPlan& plan, Work& w, int offset,
   const auto converged = hn::And(hn::And(accepted, within), hn::Not(starting));
   const auto ended = hn::AndNot(
       converged, hn::Or(hn::Or(tiny, damping_out), hn::Or(early, stalled)));
-  V event = hn::IfThenElseZero(starting, hn::Set(d, kStarted));
+  V event = hn::IfThenElseZero(
+      starting, hn::IfThenElse(within, hn::Set(d, kStartedWithin),
+                               hn::Set(d, kStarted)));
   event = hn::IfThenElse(converged, hn::Set(d, kMaybeConverged), event);
   event = hn::IfThenElse(ended, hn::Set(d, kAttemptEnded), event);
   St(event, w.event + offset);
@@ -991,6 +1019,13 @@ HWY_ATTR void SolveLanes(const SimdLmPlan& plan, const double* targets,
                                              (1 + 1e-6) + 1e-300
                                    : HUGE_VAL;
   const int max_iterations = c.max_iterations;
+  // The 7- and 6-coordinate arms with pose or position goals at compile
+  // time; other chains read nq and the rows from the plan.
+  auto compute_steps = &ComputeSteps<0, 0>;
+  if (plan.nq == 7 && plan.factor_rows == 6) compute_steps = &ComputeSteps<7, 6>;
+  if (plan.nq == 7 && plan.factor_rows == 3) compute_steps = &ComputeSteps<7, 3>;
+  if (plan.nq == 6 && plan.factor_rows == 6) compute_steps = &ComputeSteps<6, 6>;
+  if (plan.nq == 6 && plan.factor_rows == 3) compute_steps = &ComputeSteps<6, 3>;
   const V one = hn::Set(d, 1.0), two = hn::Set(d, kIterating);
   while (true) {
     bool any = false;
@@ -1004,13 +1039,16 @@ HWY_ATTR void SolveLanes(const SimdLmPlan& plan, const double* targets,
     const V mode = Ld(w.mode);
     St(hn::Add(Ld(w.iters), hn::IfThenElseZero(hn::Eq(mode, two), one)),
        w.iters);
-    ComputeSteps(plan, w, 0);
+    compute_steps(plan, w, 0);
     Evaluate(plan, w, 0);
     Update(plan, w, 0, position_tol2, rotation_tol2);
     for (int lane = 0; lane < lanes; ++lane) {
       switch (static_cast<int>(w.event[lane])) {
         case kStarted:
-          ops.Started(w, lane);
+          ops.Started(w, lane, /*maybe_within=*/false);
+          break;
+        case kStartedWithin:
+          ops.Started(w, lane, /*maybe_within=*/true);
           break;
         case kMaybeConverged:
           ops.MaybeConverged(w, lane);

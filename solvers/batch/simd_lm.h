@@ -17,7 +17,7 @@
 /// restart_pool.h) and fresh best-of-restart_candidates draws, and the
 /// polish of the best pose when every attempt gave up. JᵀJ and JᵀR come
 /// from the Gauss–Newton factor J̃ of site_goal_kernel.h (EvaluateFactored);
-/// the step is solved as the nq × nq system by a Cholesky factorization per
+/// the step is solved as the nq × nq system by an LDLᵀ factorization per
 /// lane. Each lane carries its own convergence mask: a lane whose problem
 /// converged or ended takes the next problem at once, so lanes with
 /// different iteration counts do not wait for each other.

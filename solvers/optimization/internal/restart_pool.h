@@ -52,6 +52,10 @@ class RestartPool {
 
   int size() const { return size_; }
   const double* q(int i) const { return &q_[std::size_t(i) * nq_]; }
+  /// Pose value v (0..kPoseValues) of every point: size() doubles.
+  const double* pose_values(int v) const {
+    return &poses_[std::size_t(v) * size_];
+  }
 
   /// costs[i] = Σ_b weights[b] ‖target_b − pose_b(i)‖² over the three
   /// 3-vector blocks b of the site pose (position, x and y columns): with

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <hwy/targets.h>
 
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
@@ -169,6 +170,27 @@ TEST_CASE("The SIMD batch solver solves the iiwa14's and the UR5's targets",
   // The UR5's ±2π joints take the full-turn path.
   const Arm ur5 = LoadArm("ur5.urdf", "base_link", "ee_link");
   CompareWithScalar(ur5, true, false, 101, 45);
+}
+
+TEST_CASE("The SIMD batch solver solves on every instruction set this "
+          "machine runs, through the fixed-size and the general step kernels",
+          "[solvers]") {
+  const Arm panda = LoadArm("panda.urdf", "panda_link0", "panda_hand");
+  const Arm iiwa = LoadArm("iiwa14.urdf", "base", "iiwa_link_ee");
+  // Five coordinates: the step kernel that reads nq from the plan.
+  const Arm panda5 = LoadArm("panda.urdf", "panda_link0", "panda_link5");
+  REQUIRE(panda5.model->nq() == 5);
+  const std::vector<int64_t> targets = hwy::SupportedAndGeneratedTargets();
+  REQUIRE(!targets.empty());
+  for (const int64_t target : targets) {
+    hwy::SetSupportedTargetsForTest(target);
+    INFO("instruction set " << hwy::TargetName(target));
+    CHECK(SimdBoundedLm::TargetName() == hwy::TargetName(target));
+    CompareWithScalar(panda, /*random_starts=*/true, false, 37, 51);
+    CompareWithScalar(iiwa, true, /*positions=*/true, 37, 52);
+    CompareWithScalar(panda5, true, /*positions=*/true, 37, 53);
+  }
+  hwy::SetSupportedTargetsForTest(0);
 }
 
 TEST_CASE("The SIMD batch solver's answers do not depend on the batch, the "
