@@ -14,6 +14,7 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace iklab {
@@ -48,6 +49,17 @@ void CheckTimeBudget(double seconds, const std::string& what);
 Eigen::Quaterniond CheckQuaternion(double w, double x, double y, double z,
                                    const std::string& what);
 constexpr double kMinQuaternionNorm = 1e-6;
+
+/// Whether CheckQuaternion accepts (w, x, y, z), without building its
+/// message: loops over many rows call CheckQuaternion (and format the row's
+/// name) only for a row this refuses.
+inline bool IsValidQuaternion(double w, double x, double y, double z) {
+  const double norm2 = w * w + x * x + y * y + z * z;
+  // NaN fails the comparison; an infinite component makes norm2 infinite
+  // (or NaN), which the upper bound refuses.
+  return norm2 >= kMinQuaternionNorm * kMinQuaternionNorm &&
+         norm2 <= std::numeric_limits<double>::max();
+}
 
 /// The rule for a rigid pose given as a 4 × 4 homogeneous matrix X = [R p;
 /// 0 0 0 1]: finite, bottom row [0 0 0 1] within kPoseTolerance, R

@@ -246,9 +246,11 @@ BatchResult SolveBatch(const Solver& solver, const Problem& problem,
   const bool poses = targets.cols() == 7;
   if (poses) {
     for (Eigen::Index i = 0; i < items; ++i) {
-      CheckQuaternion(targets(i, 3), targets(i, 4), targets(i, 5),
-                      targets(i, 6),
-                      StrCat("SolveBatch: targets row ", i, " columns 3..6"));
+      const auto row = targets.row(i);
+      if (!IsValidQuaternion(row[3], row[4], row[5], row[6])) {
+        CheckQuaternion(row[3], row[4], row[5], row[6],
+                        StrCat("SolveBatch: targets row ", i, " columns 3..6"));
+      }
     }
   }
   const int index =
