@@ -317,8 +317,11 @@ std::optional<BenchmarkSummary> RunSolver(const TargetSet& set,
   std::fprintf(stderr, "%-12s %-10s %-24s ...", robot, mode,
                solver.name.c_str());
   std::fflush(stderr);
-  const auto outcomes =
-      RunTargets(set.model, set.site, set.targets, solver, settings);
+  // The per-target rows stream into the file as chunks of targets finish.
+  OutcomesCsvWriter writer(set.outcomes_csv, *set.model, solver.name, append);
+  const auto outcomes = RunTargets(set.model, set.site, set.targets, solver,
+                                   settings, {}, &writer);
+  writer.Close();
   const BenchmarkSummary s =
       Summarize(set.robot->name, solver.name, set.seed_mode, set.model->nq(),
                 outcomes, settings.time_budget_seconds);
@@ -344,8 +347,6 @@ std::optional<BenchmarkSummary> RunSolver(const TargetSet& set,
                  "invalid input: %s\n",
                  solver.name.c_str(), invalid, outcomes.size(), why->c_str());
   }
-  WriteOutcomesCsv(set.outcomes_csv, *set.model, solver.name, outcomes,
-                   append);
   return s;
 }
 
@@ -376,7 +377,8 @@ bool RunRobot(const BenchCommandOptions& o, const BenchmarkRobot& robot,
     try {
       set.targets =
           o.targets_csv.empty()
-              ? GenerateTargets(model, set.site, o.targets, o.seed, mode)
+              ? GenerateTargets(model, set.site, o.targets, o.seed, mode,
+                                o.threads)
               : ReadTargetsCsv(o.targets_csv, model.nq());
     } catch (const std::bad_alloc&) {
       throw;  // RunCommandLine says "out of memory" and what to reduce
@@ -387,7 +389,7 @@ bool RunRobot(const BenchCommandOptions& o, const BenchmarkRobot& robot,
     set.mode_name = mode_name;
     set.seed_mode = o.targets_csv.empty() ? mode_name : "csv";
     const std::string stem = o.out_dir + "/" + robot.name + "_" + set.seed_mode;
-    WriteTargetsCsv(stem + "_targets.csv", model, set.targets);
+    WriteTargetsCsv(stem + "_targets.csv", model, set.targets, o.threads);
     set.outcomes_csv = stem + "_outcomes.csv";
     bool first = true;
     for (const BenchmarkSolver& solver : solvers) {

@@ -1,6 +1,9 @@
 #include "bench/ik_benchmark.h"
 
+#include <tbb/enumerable_thread_specific.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -8,6 +11,7 @@
 #include <stdexcept>
 
 #include "bench/internal/benchmark_pose.h"
+#include "bench/internal/chunk_pipeline.h"
 #include "constraints/position_orientation_goal.h"
 #include "framework/internal/check.h"
 #include "framework/internal/read_file.h"
@@ -62,22 +66,38 @@ void RandomPose(const Model& model, std::mt19937_64* rng, Eigen::VectorXd* q) {
 
 std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
                                              int count, std::uint64_t seed,
-                                             SeedMode mode) {
+                                             SeedMode mode, int threads) {
+  CheckThreadCount(threads, "GenerateTargets: threads");
+  if (count < 0) ThrowInvalidArgument("GenerateTargets: count must be >= 0, got ", count);
   // Targets and seeds come from separate streams, so mid-limits and random
-  // runs share the same targets.
+  // runs share the same targets. The streams are drawn in order here (a few
+  // ns per number); the forward kinematics, the expensive part, runs in
+  // chunks on the threads below.
   std::mt19937_64 target_rng(seed);
   std::mt19937_64 seed_rng(seed ^ 0x9E3779B97F4A7C15ull);
+  const int nq = model.nq();
   std::vector<BenchmarkTarget> targets(count);
-  Data data(model);
-  Eigen::VectorXd q(model.nq());
+  Eigen::MatrixXd poses(nq, count);  // column k: target k's joint vector
+  Eigen::VectorXd q(nq);
   const Eigen::VectorXd mid = model.MidLimits();
-  for (BenchmarkTarget& t : targets) {
+  for (int k = 0; k < count; ++k) {
     RandomPose(model, &target_rng, &q);
-    ForwardKinematics(model, q, &data);
-    t.target = SitePose(model, data, site);
+    poses.col(k) = q;
+    BenchmarkTarget& t = targets[k];
     t.seed = mid;
     if (mode == SeedMode::kRandom) RandomPose(model, &seed_rng, &t.seed);
   }
+  internal::RunChunkPipeline(
+      static_cast<std::size_t>(count), threads,
+      internal::PipelineChunk(count, threads),
+      [&](std::size_t begin, std::size_t end, std::string*) {
+        Data data(model);  // one per chunk, not per target
+        for (std::size_t k = begin; k < end; ++k) {
+          ForwardKinematics(model, poses.col(k), &data);
+          targets[k].target = SitePose(model, data, site);
+        }
+      },
+      [](std::size_t, std::size_t, const std::string&) {});
   return targets;
 }
 
@@ -297,22 +317,17 @@ std::vector<BenchmarkSolver> PoseSolvers() {
 
 namespace {
 
-// A benchmark solver as a Solver of a study: made per target (outside the
-// timed call) with the target it is to reach, which its Solve passes on.
-class TargetSolver final : public Solver {
- public:
-  TargetSolver(std::string name, TargetSolve solve, Eigen::Isometry3d target)
-      : name_(std::move(name)), solve_(std::move(solve)), target_(target) {}
-  std::string name() const override { return name_; }
-  Result Solve(const Problem&, const Eigen::VectorXd& q0) const override {
-    return solve_(target_, q0);
-  }
-
- private:
-  std::string name_;
-  TargetSolve solve_;
-  Eigen::Isometry3d target_;
-};
+// The outcome of one answer: the solver's claim, the independent check
+// (Verify) and the budget — a late answer is a failure, the budget is part of
+// the protocol.
+void Judge(const Model& model, int site, const BenchmarkTarget& target,
+           const BenchmarkSettings& settings, TargetOutcome* o) {
+  o->claimed = o->status == SolveStatus::kConverged;
+  o->overran = settings.time_budget_seconds > 0.0 &&
+               o->microseconds > 1e6 * settings.time_budget_seconds;
+  o->check = Verify(model, site, o->q, target.target, settings.tolerance);
+  o->success = o->claimed && o->check.success && !o->overran;
+}
 
 }  // namespace
 
@@ -320,88 +335,76 @@ std::vector<TargetOutcome> RunTargets(
     const std::shared_ptr<const Model>& model, int site,
     const std::vector<BenchmarkTarget>& targets, const BenchmarkSolver& solver,
     const BenchmarkSettings& settings,
-    const std::function<void(int)>& progress) {
-  if (targets.empty()) return {};
-  if (solver.batch) {
-    CheckThreadCount(settings.threads, "BenchmarkSettings::threads");
-    CheckTolerance(settings.tolerance, "BenchmarkSettings::tolerance");
-    std::vector<TargetOutcome> outcomes = solver.batch(
-        model, site, targets, settings.threads, settings.tolerance);
-    for (size_t k = 0; k < outcomes.size(); ++k) {
-      TargetOutcome& o = outcomes[k];
-      o.overran = settings.time_budget_seconds > 0.0 &&
-                  o.microseconds > 1e6 * settings.time_budget_seconds;
-      o.check = Verify(*model, site, o.q, targets[k].target, settings.tolerance);
-      o.success = o.claimed && o.check.success && !o.overran;
-    }
-    if (progress) progress(static_cast<int>(targets.size()));
-    return outcomes;
-  }
-  // The protocol as a study (lab/study.h): trial k is target k, started from
-  // its seed; the study hands targets to the threads and keeps each outcome in
-  // its target's slot, so outcomes do not depend on the thread count. The
-  // success test is the protocol's own: the solver's claim, the independent
-  // per-component check (Verify) and the budget — a late answer is a failure.
-  Study study;
-  study.name = "benchmark";
-  study.model = model;
-  study.trials = static_cast<int>(targets.size());
-  study.seed = settings.seed;
+    const std::function<void(int)>& progress, OutcomesCsvWriter* writer) {
   // The library's rules (framework/validate.h): threads = 0 is refused
   // here as everywhere, not clamped.
-  study.threads =
+  const int threads =
       CheckThreadCount(settings.threads, "BenchmarkSettings::threads");
   CheckTolerance(settings.tolerance, "BenchmarkSettings::tolerance");
   CheckTimeBudget(settings.time_budget_seconds,
                   "BenchmarkSettings::time_budget_seconds");
-  study.time_budget_seconds = settings.time_budget_seconds;
-  study.position_tolerance = study.angle_tolerance = settings.tolerance;
-  study.traced_trials = 0;
-  study.scenario = [&](const TrialContext& context) {
-    Trial trial(model);
-    trial.q0 = targets[context.index].seed;
-    return trial;
-  };
-  study.solvers.push_back(
-      {solver.name,
-       [&](const SolveOptions&, const Trial& trial) -> std::unique_ptr<Solver> {
-         return std::make_unique<TargetSolver>(
-             solver.name,
-             solver.make(model, site, settings.time_budget_seconds,
-                         settings.tolerance),
-             targets[trial.index].target);
-       },
-       1});
-  // A late answer is a failure: the budget is part of the protocol.
-  const auto overran = [&](double microseconds) {
-    return settings.time_budget_seconds > 0.0 &&
-           microseconds > 1e6 * settings.time_budget_seconds;
-  };
-  // The independent check, once per target (each trial writes its own slot,
-  // so the worker threads never share one).
-  std::vector<Verification> checks(targets.size());
-  study.accept = [&](const StudyRecord& r) {
-    checks[r.trial] =
-        Verify(*model, site, r.q, targets[r.trial].target, settings.tolerance);
-    return r.claimed && checks[r.trial].success && !overran(r.microseconds);
-  };
-  const StudyResult result =
-      RunStudy(study, [&](double fraction, const std::string&) {
-        if (progress) progress(static_cast<int>(fraction * targets.size()));
-      });
-  std::vector<TargetOutcome> outcomes(targets.size());
-  for (const StudyRecord& r : result.records) {
-    TargetOutcome& o = outcomes[r.trial];
-    o.status = r.status;
-    o.claimed = r.claimed;
-    o.microseconds = r.microseconds;
-    o.iterations = r.iterations;
-    if (r.status == SolveStatus::kInvalidInput) o.invalid_input = r.message;
-    o.overran = overran(r.microseconds);
-    o.check = checks[r.trial];
-    o.success = r.verified;
-    o.q = r.q;
+  if (targets.empty()) return {};
+  for (std::size_t k = 0; k < targets.size(); ++k) {
+    if (targets[k].seed.size() != model->nq() ||
+        !targets[k].seed.allFinite()) {
+      ThrowInvalidArgument("RunTargets: target ", k, "'s seed must have ",
+                           model->nq(), " finite entries, got ",
+                           targets[k].seed.size(),
+                           targets[k].seed.allFinite() ? "" : " (not finite)");
+    }
   }
+  const std::size_t n = targets.size();
+  std::vector<TargetOutcome> outcomes;
+  if (solver.batch) {
+    // All targets at once (the batch solver spreads them over the threads);
+    // the pipeline below then only verifies and writes.
+    outcomes = solver.batch(model, site, targets, threads, settings.tolerance);
+    if (outcomes.size() != n) {
+      throw std::logic_error(StrCat("RunTargets: batch solver ", solver.name,
+                                    " returned ", outcomes.size(),
+                                    " outcomes for ", n, " targets"));
+    }
+  } else {
+    outcomes.resize(n);
+  }
+  // One TargetSolve per worker thread, made outside the timed calls on the
+  // thread's first chunk.
+  tbb::enumerable_thread_specific<TargetSolve> solves([&] {
+    return solver.make(model, site, settings.time_budget_seconds,
+                       settings.tolerance);
+  });
+  using Clock = std::chrono::steady_clock;
+  std::size_t done = 0;  // touched by the serial, in-order stage only
+  internal::RunChunkPipeline(
+      n, threads, internal::PipelineChunk(n, threads),
+      [&](std::size_t begin, std::size_t end, std::string* text) {
+        for (std::size_t k = begin; k < end; ++k) {
+          TargetOutcome& o = outcomes[k];
+          if (!solver.batch) {
+            const TargetSolve& solve = solves.local();
+            const Clock::time_point t0 = Clock::now();
+            Result r = solve(targets[k].target, targets[k].seed);
+            o.microseconds =
+                std::chrono::duration<double, std::micro>(Clock::now() - t0)
+                    .count();
+            o.status = r.status;
+            o.iterations = r.iterations;
+            if (r.status == SolveStatus::kInvalidInput) {
+              o.invalid_input = std::move(r.message);
+            }
+            o.q = std::move(r.q);
+          }
+          Judge(*model, site, targets[k], settings, &o);
+        }
+        if (writer != nullptr) {
+          writer->Format(begin, outcomes.data() + begin, end - begin, text);
+        }
+      },
+      [&](std::size_t, std::size_t end, const std::string& text) {
+        if (writer != nullptr) writer->Write(text);
+        done = end;
+        if (progress) progress(static_cast<int>(done));
+      });
   return outcomes;
 }
 
@@ -458,54 +461,6 @@ BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
   s.p99_us = Percentile(times, 0.99);
   s.mean_iterations = iterations / outcomes.size();
   return s;
-}
-
-void WriteTargetsCsv(const std::string& path, const Model& model,
-                     const std::vector<BenchmarkTarget>& targets) {
-  std::ofstream file(path);
-  file.precision(17);
-  for (int i = 0; i < model.nq(); ++i) file << "seed_" << model.dof_name(i) << ",";
-  file << "x,y,z,qw,qx,qy,qz\n";
-  for (const BenchmarkTarget& t : targets) {
-    for (int i = 0; i < model.nq(); ++i) file << t.seed[i] << ",";
-    const Eigen::Quaterniond r(t.target.linear());
-    const Eigen::Vector3d p = t.target.translation();
-    file << p.x() << "," << p.y() << "," << p.z() << "," << r.w() << ","
-         << r.x() << "," << r.y() << "," << r.z() << "\n";
-  }
-  if (!file) throw std::runtime_error(internal::CannotWrite(path));
-}
-
-void WriteOutcomesCsv(const std::string& path, const Model& model,
-                      const std::string& solver,
-                      const std::vector<TargetOutcome>& outcomes,
-                      bool append) {
-  std::ofstream file(path, append ? std::ios::app : std::ios::trunc);
-  file.precision(17);
-  if (!append) {
-    file << "target,solver,status,success,microseconds,iterations,"
-            "position_error,rotation_error,within_limits";
-    // The answer as the full joint vector (mimic joints included).
-    for (int i = 0; i < model.nq_full(); ++i) {
-      file << "," << model.full_dof_name(i);
-    }
-    file << "\n";
-  }
-  for (size_t k = 0; k < outcomes.size(); ++k) {
-    const TargetOutcome& o = outcomes[k];
-    file << k << "," << solver << "," << SolveStatusName(o.status) << ","
-         << o.success << "," << o.microseconds << "," << o.iterations << ","
-         << o.check.position_error << "," << o.check.rotation_error << ","
-         << o.check.within_limits;
-    if (o.q.size() == model.nq()) {
-      const Eigen::VectorXd q_full = model.FullConfiguration(o.q);
-      for (Eigen::Index i = 0; i < q_full.size(); ++i) file << "," << q_full[i];
-    } else {
-      for (Eigen::Index i = 0; i < o.q.size(); ++i) file << "," << o.q[i];
-    }
-    file << "\n";
-  }
-  if (!file) throw std::runtime_error(internal::CannotWrite(path));
 }
 
 }  // namespace iklab

@@ -25,7 +25,9 @@
 /// mimics included, against its own limits. The per-target CSV reports the
 /// full joint vector.
 
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <string>
@@ -62,10 +64,13 @@ const char* SeedModeName(SeedMode mode);
 
 /// N targets: q uniform within limits (unbounded coordinates in (−π, π]),
 /// FK of `site` → target; seeds per `mode` (random seeds drawn independently
-/// of the targets). The same seed gives the same targets.
+/// of the targets). The same seed gives the same targets at any thread
+/// count: the joint vectors are drawn in order from one stream (cheap), the
+/// forward kinematics of the targets run in chunks on `threads` threads.
+/// @param threads worker threads, ≥ 1 (CheckThreadCount).
 std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
                                              int count, std::uint64_t seed,
-                                             SeedMode mode);
+                                             SeedMode mode, int threads = 1);
 
 /// Pose of `site` computed independently of kinematics.cc: a plain
 /// recursion over the model's steps with Eigen AngleAxis/Translation
@@ -112,8 +117,11 @@ Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
 /// Solves one target: the site pose X_BT in the base frame, from `seed`
 /// (model order). This call is what RunTargets times. One is made per worker
 /// thread and called for that thread's targets only, so it may keep scratch
-/// state between calls. The Result's status (kConverged = the solver claims
-/// success), q and iterations are what the benchmark reads.
+/// state between calls — but its answer must depend only on (X_BT, seed), not
+/// on the targets solved before (a restart generator is seeded per call), so
+/// that the outcomes do not depend on how targets fall to threads. The
+/// Result's status (kConverged = the solver claims success), q and iterations
+/// are what the benchmark reads.
 using TargetSolve = std::function<Result(const Eigen::Isometry3d& X_BT,
                                          const Eigen::VectorXd& seed)>;
 
@@ -241,20 +249,35 @@ struct BenchmarkSummary {
   double worst_overrun_ratio = 0.0;
 };
 
+class OutcomesCsvWriter;
+
 /// Solves every target with `solver` on the tip site of `model` and verifies
 /// every answer independently (Verify); a claimed success counts only if the
-/// check passes and the answer came within the time budget. Runs as a study
-/// (lab/study.h: trial k = target k, one TargetSolve made per target outside
-/// the timed call, the protocol's check as the study's success test).
-/// Outcomes are in target order whatever the thread count.
-/// @throws whatever a solve throws (std::bad_alloc, say), on the calling
-///   thread whatever the thread count (the study stops handing out targets
-///   and rethrows the first exception after the workers are joined).
+/// check passes and the answer came within the time budget.
+///
+/// A pipeline over chunks of consecutive targets (TBB, `settings.threads`
+/// threads): each chunk is solved (one TargetSolve per worker thread, made
+/// outside the timed calls), verified and — with a `writer` — formatted on
+/// whichever thread takes it; the chunks' rows are written in target order
+/// as they are finished, so the per-target CSV streams out while later
+/// targets are solved and its bytes do not depend on the thread count
+/// (except the measured times). Outcomes are in target order whatever the
+/// thread count. A batch solver (BenchmarkSolver::batch) solves all targets
+/// first; its answers are then verified and written in the same pipeline.
+/// @param progress called with the number of targets done, in increasing
+///   order, from one thread at a time.
+/// @param writer the per-target CSV to stream the outcomes into, or null.
+/// @throws std::invalid_argument for bad settings or a target whose seed
+///   does not have model->nq() finite entries; whatever a solve throws
+///   (std::bad_alloc, say), on the calling thread whatever the thread count
+///   (the pipeline stops taking chunks and rethrows the first exception once
+///   its threads are done); std::runtime_error if writing fails.
 std::vector<TargetOutcome> RunTargets(
     const std::shared_ptr<const Model>& model, int site,
     const std::vector<BenchmarkTarget>& targets,
     const BenchmarkSolver& solver, const BenchmarkSettings& settings,
-    const std::function<void(int)>& progress = {});
+    const std::function<void(int)>& progress = {},
+    OutcomesCsvWriter* writer = nullptr);
 
 /// Aggregates outcomes.
 /// @param budget_seconds the per-solve budget the outcomes ran under (for
@@ -264,16 +287,60 @@ BenchmarkSummary Summarize(const std::string& robot, const std::string& solver,
                            const std::vector<TargetOutcome>& outcomes,
                            double budget_seconds = 0.0);
 
-/// Writes targets in the format ReadTargetsCsv reads.
+/// Writes targets in the format ReadTargetsCsv reads. Numbers are written
+/// in their shortest form that reads back to the same double; rows are
+/// formatted in chunks on `threads` threads (≥ 1) and written in order, so
+/// the file's bytes do not depend on the thread count.
+/// @throws std::runtime_error if the file cannot be written.
 void WriteTargetsCsv(const std::string& path, const Model& model,
-                     const std::vector<BenchmarkTarget>& targets);
+                     const std::vector<BenchmarkTarget>& targets,
+                     int threads = 1);
 
-/// Writes per-target results: target index, solver, status, success, µs,
-/// iterations, errors, then the solution q.
+/// The per-target results file: per row the target index, solver, status,
+/// success, µs, iterations, position and rotation errors, within_limits,
+/// then the answer as the full joint vector (mimic joints included). Numbers
+/// are written in their shortest form that reads back to the same double.
+/// Format() may run on several threads at once; Write() takes the formatted
+/// rows in target order.
+class OutcomesCsvWriter {
+ public:
+  /// Opens `path` (appending to an earlier solver's rows when `append`,
+  /// else truncating and writing the header).
+  /// @throws std::runtime_error if the file cannot be opened.
+  OutcomesCsvWriter(const std::string& path, const Model& model,
+                    std::string solver, bool append);
+
+  /// Appends the rows of outcomes[0, count), numbered from `first`, to
+  /// *text. Thread-safe; allocates nothing but *text's growth.
+  void Format(std::size_t first, const TargetOutcome* outcomes,
+              std::size_t count, std::string* text) const;
+
+  /// Writes formatted rows. @throws std::runtime_error if writing fails.
+  void Write(const std::string& text);
+
+  /// Flushes and closes. @throws std::runtime_error if writing failed.
+  void Close();
+
+  /// Closes without checking (an unclosed writer after an exception).
+  ~OutcomesCsvWriter();
+  OutcomesCsvWriter(const OutcomesCsvWriter&) = delete;
+  OutcomesCsvWriter& operator=(const OutcomesCsvWriter&) = delete;
+
+ private:
+  std::string path_;
+  const Model* model_;
+  std::string solver_;
+  std::FILE* file_ = nullptr;
+  bool failed_ = false;
+};
+
+/// Writes per-target results (OutcomesCsvWriter's format), the rows
+/// formatted in chunks on `threads` threads (≥ 1) and written in order.
+/// @throws std::runtime_error if the file cannot be written.
 void WriteOutcomesCsv(const std::string& path, const Model& model,
                       const std::string& solver,
                       const std::vector<TargetOutcome>& outcomes,
-                      bool append);
+                      bool append, int threads = 1);
 
 }  // namespace iklab
 

@@ -83,6 +83,11 @@ void AddReachOptions(CLI::App* command, ReachCommandOptions* o) {
                    "Bounded LM: iterations per query over all attempts")
       ->capture_default_str()
       ->check(IntegerIn(1, 10000000));
+  command->add_flag("--scalar", o->scalar,
+                    "Bounded LM: the scalar solver for every query, also "
+                    "where the SIMD batch solver (several queries across "
+                    "vector lanes) applies; the two give slightly different "
+                    "maps");
   command
       ->add_option("--tolerance", o->tolerance,
                    "Verification tolerance per position (m) and rotation "
@@ -198,6 +203,7 @@ ReachSettings Settings(const ReachCommandOptions& o) {
   s.max_iterations = o.iterations;
   s.tolerance = o.tolerance;
   s.seed = o.seed;
+  s.simd = !o.scalar;
   return s;
 }
 
@@ -266,7 +272,7 @@ int Run(const ReachCommandOptions& o, ProcessGroup* group) {
                  "(%d^3 at %.4g m), %d queries per voxel, %d rank(s) x %d "
                  "thread(s)\n",
                  chain.robot.c_str(), chain.base.c_str(), chain.tip.c_str(),
-                 chain.model->nq(), task.solver_name().c_str(),
+                 chain.model->nq(), task.solver_method().c_str(),
                  static_cast<long long>(task.grid().num_voxels()),
                  task.grid().shape.x(), task.grid().resolution,
                  task.settings().orientations_per_voxel(), group->size(),
@@ -299,6 +305,7 @@ int Run(const ReachCommandOptions& o, ProcessGroup* group) {
   summary["site"] = chain.tip;
   summary["dofs"] = chain.model->nq();
   summary["solver"] = task.solver_name();
+  summary["solver_method"] = task.solver_method();
   summary["resolution"] = task.grid().resolution;
   summary["grid_shape"] = {task.grid().shape.x(), task.grid().shape.y(),
                            task.grid().shape.z()};

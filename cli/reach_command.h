@@ -44,6 +44,9 @@ struct ReachCommandOptions {
   std::string solver = "auto";
   int attempts = 10;
   int iterations = 500;
+  /// Bounded LM on the scalar solver even where the SIMD batch solver
+  /// applies (ReachSettings::simd = false).
+  bool scalar = false;
   double tolerance = 1e-5;
   std::uint64_t seed = 1;
   int threads = 1;

@@ -12,11 +12,16 @@
 #include <thread>
 #include <utility>
 
+#include "constraints/position_goal.h"
+#include "constraints/position_orientation_goal.h"
 #include "constraints/regularizers.h"
 #include "framework/kinematics.h"
 #include "framework/validate.h"
 #include "framework/worker_threads.h"
 #include "lab/internal/study_helpers.h"
+#include "solvers/batch/simd_lm.h"
+#include "solvers/batch_solve.h"
+#include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/registry.h"
 
 // The study runner (declared in lab/study.h): trials made from their own
@@ -324,6 +329,114 @@ void SolveTrial(const Study& study, const Scenario& scenario, int solver_index,
   *previous = q;
 }
 
+// Whether solver `s` of the study runs on the SIMD batch solver through
+// SolveBatch (solvers/batch_solve.h): "" when it does (then *made is the
+// solver, made for trial 0), else why not. It does for the study's own
+// random targets of one pose or position goal (every trial the same goal on
+// the same site with the same weights, only the target differs), trials not
+// chained, no regularizer, no restart wrapper, a BoundedLmSolver and what
+// SimdLmApplies accepts (a serial chain of ≤ 8 coordinates, no time budget).
+std::string BatchRoute(const Study& study, int s, const Trial& trial0,
+                       std::unique_ptr<Solver>* made) {
+  const StudySolver& entry = study.solvers[s];
+  if (study.scenario) return "the study has a scenario of its own";
+  if (study.goals.size() != 1 || (study.goals[0].kind != GoalKind::kPose &&
+                                  study.goals[0].kind != GoalKind::kPosition)) {
+    return "the trials' goals are not one pose or position goal";
+  }
+  if (study.start == StartPose::kPreviousTrial) return "trials are chained";
+  if (study.regularization.tikhonov > 0.0 ||
+      study.regularization.joint_centre_bias > 0.0) {
+    return "the study adds regularizers";
+  }
+  if (entry.attempts > 1) return "the study wraps the solver in restarts";
+  if (trial0.frames > 0) return "trajectory trials";
+  std::unique_ptr<Solver> solver =
+      MakeStudySolver(study, entry, trial0, 0, false);
+  const auto* lm = dynamic_cast<const BoundedLmSolver*>(solver.get());
+  if (lm == nullptr) return "the solver is " + solver->name() + ", not bounded-lm";
+  std::string why;
+  if (!SimdLmApplies(trial0.problem, lm->options(), &why)) return why;
+  *made = std::move(solver);
+  return "";
+}
+
+// Solves trials [0, last) of solver `s` as one SolveBatch (BatchRoute said
+// it applies): the trials are made and verified on the study's threads, each
+// record written to its own slot, as the scalar path does. Returns the
+// batch's method (BatchResult::method).
+std::string SolveTrialsAsBatch(const Study& study, const Scenario& scenario,
+                               int s, int last, const Solver& solver,
+                               std::vector<std::vector<StudyRecord>>* slots,
+                               std::vector<Eigen::VectorXd>* first_poses) {
+  const int nq = study.model->nq();
+  const bool pose = study.goals[0].kind == GoalKind::kPose;
+  std::vector<Trial> trials;
+  trials.reserve(last);
+  for (int t = 0; t < last; ++t) trials.emplace_back(study.model);
+  // Runs body(t) for t in [0, last) on the study's threads.
+  const auto parallel = [&](const std::function<void(int)>& body) {
+    std::atomic<int> next{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    RunWorkerThreads(
+        std::max(1, std::min(CheckThreadCount(study.threads, "threads"), last)),
+        [&](int) {
+          for (int t = next++; t < last; t = next++) {
+            try {
+              body(t);
+            } catch (...) {
+              std::lock_guard<std::mutex> lock(error_mutex);
+              if (!error) error = std::current_exception();
+              next = last;
+            }
+          }
+        },
+        [&] { next = last; }, "RunStudy");
+    if (error) std::rethrow_exception(error);
+  };
+  RowMatrixXd targets(last, pose ? 7 : 3);
+  RowMatrixXd starts(last, nq);
+  parallel([&](int t) {
+    trials[t] = MakeTrial(study, scenario, t, Eigen::VectorXd());
+    const Goal& goal = *trials[t].problem.goals()[0];
+    if (pose) {
+      const Eigen::Isometry3d& X =
+          static_cast<const PositionOrientationGoal&>(goal).target();
+      const Eigen::Quaterniond r(X.linear());
+      targets.row(t) << X.translation().transpose(), r.w(), r.x(), r.y(),
+          r.z();
+    } else {
+      targets.row(t) =
+          static_cast<const PositionGoal&>(goal).target().transpose();
+    }
+    starts.row(t) = trials[t].q0.transpose();
+  });
+  BatchOptions options;
+  options.threads = study.threads;
+  const BatchResult batch =
+      SolveBatch(solver, trials[0].problem, targets, starts, options);
+  parallel([&](int t) {
+    StudyRecord record;
+    record.solver = s;
+    record.trial = t;
+    record.q0 = trials[t].q0;
+    record.microseconds = batch.microseconds[t];
+    Result result;
+    result.status = batch.status[t];
+    result.q = batch.q.row(t).transpose();
+    result.iterations = batch.iterations[t];
+    Verify(study, trials[t].problem, result, &record);
+    (*slots)[static_cast<std::size_t>(s) * study.trials + t].push_back(
+        std::move(record));
+  });
+  first_poses->push_back(trials[0].q0);
+  first_poses->push_back((*slots)[static_cast<std::size_t>(s) * study.trials]
+                             .front()
+                             .q);
+  return batch.method;
+}
+
 TermLayout Layout(const Goal& goal) {
   TermLayout layout;
   layout.label = goal.name();
@@ -511,8 +624,33 @@ StudyResult RunStudy(const Study& study,
   const int items = chained ? num_solvers : num_solvers * study.trials;
   std::vector<std::vector<StudyRecord>> slots(items);
   std::vector<std::vector<Eigen::VectorXd>> first_poses(num_solvers);
+
+  // The solvers that run on the SIMD batch solver (BatchRoute), each as
+  // one batch; the others solve trial by trial below. `methods` says which
+  // ran how (SolverSummary::method).
+  std::vector<std::string> methods(num_solvers);
+  std::vector<std::unique_ptr<Solver>> batched(num_solvers);
+  {
+    const Trial trial0 = MakeTrial(study, scenario, 0, Eigen::VectorXd());
+    for (int s = 0; s < num_solvers; ++s) {
+      const std::string why = BatchRoute(study, s, trial0, &batched[s]);
+      if (!why.empty()) methods[s] = "scalar: " + why;
+    }
+  }
+  for (int s = 0; s < num_solvers; ++s) {
+    if (!batched[s]) continue;
+    const int cap = study.solvers[s].max_trials > 0
+                        ? std::min(study.solvers[s].max_trials, study.trials)
+                        : study.trials;
+    methods[s] = SolveTrialsAsBatch(study, scenario, s, cap, *batched[s],
+                                    &slots, &first_poses[s]);
+  }
+  int batched_items = 0;
+  for (int s = 0; s < num_solvers; ++s) {
+    if (batched[s]) batched_items += study.trials;
+  }
   std::atomic<int> next{0};
-  int done = 0;  // guarded by progress_mutex
+  int done = batched_items;  // guarded by progress_mutex
   std::mutex progress_mutex;
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -524,6 +662,7 @@ StudyResult RunStudy(const Study& study,
     for (int item = next++; item < items; item = next++) {
       try {
         const int s = chained ? item : item / study.trials;
+        if (batched[s]) continue;  // solved above
         const int first = chained ? 0 : item % study.trials;
         const int cap = study.solvers[s].max_trials > 0
                             ? study.solvers[s].max_trials
@@ -570,6 +709,7 @@ StudyResult RunStudy(const Study& study,
   }
   for (int s = 0; s < num_solvers; ++s) {
     result.summaries.push_back(internal::SummarizeSolver(study, result, s));
+    result.summaries.back().method = methods[s];
   }
   // Convergence curves: the first traced trials once more, untimed, traced.
   result.traces.resize(num_solvers);

@@ -17,6 +17,14 @@
 /// or registered as an experiment (StudyExperiment) and run by the command
 /// line (cli/command_line.h) with progress and a report.
 ///
+/// A bounded-lm solver runs on the SIMD batch solver (SolveBatch,
+/// solvers/batch/simd_lm.h: several trials at once across vector lanes)
+/// when the study's trials are its own random targets of one pose or
+/// position goal on a serial chain of ≤ 8 coordinates, with no time budget,
+/// no regularizer, no chaining and no restart wrapper; every other solver
+/// and case solves trial by trial, and SolverSummary::method says which and
+/// why.
+///
 /// Every solver solves the same problems: trial k's problem is made from a
 /// random generator seeded by (seed, k) alone, so the results are
 /// bit-identical for the same seed at any thread count (as long as no time
@@ -284,6 +292,11 @@ struct SolverSummary {
   /// Trajectory mode: mean and largest joint step ‖q_k − q_{k−1}‖ between
   /// frames (joint smoothness); 0 otherwise.
   double mean_joint_step = 0.0, max_joint_step = 0.0;
+  /// How its trials were solved: "simd-bounded-lm (<instruction set>,
+  /// <lanes> lanes)" when the study ran it on the SIMD batch solver through
+  /// SolveBatch (its µs per solve are then each trial's share of a chunk's
+  /// wall time), else "scalar: " and why the batch solver does not apply.
+  std::string method;
 };
 
 /// Everything a study run produced.

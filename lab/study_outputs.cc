@@ -712,7 +712,8 @@ nlohmann::json AddSolverTable(const Study& study, const StudyResult& result,
         {"median_angle_error",
          number_if(goal_parts.angle, s.median_angle_error)},
         {"false_claims", s.false_claims},
-        {"rejected", s.rejected}};
+        {"rejected", s.rejected},
+        {"method", s.method}};
     if (constrained) {
       j["median_constraint_violation"] =
           number_if(constraint_parts.position, s.median_constraint_violation);
@@ -751,6 +752,22 @@ nlohmann::json AddSolverTable(const Study& study, const StudyResult& result,
           " (µs, failures included), mean iterations" + errors +
           ", claims the independent check refuted, final statuses",
       header, rows, "solvers.csv");
+  // Which bounded-lm solvers ran on the SIMD batch solver, and why the
+  // others fell back to the scalar one (SolverSummary::method).
+  std::string methods;
+  for (const SolverSummary& s : result.summaries) {
+    if (s.method.rfind("simd", 0) == 0) {
+      methods += (methods.empty() ? "" : " ") + s.label + " ran on the SIMD " +
+                 "batch solver, " + s.method +
+                 " (its µs per solve are shares of a batch's wall time).";
+    } else if (!s.method.empty() && s.method.find(", not bounded-lm") ==
+                                        std::string::npos) {
+      methods += (methods.empty() ? "" : " ") + s.label +
+                 " solved trial by trial on the scalar solver (" +
+                 s.method.substr(s.method.find(": ") + 2) + ").";
+    }
+  }
+  if (!methods.empty()) out->AddText(methods);
   return json;
 }
 

@@ -436,6 +436,12 @@ ReachMap ReadMap(hid_t file, size_t file_bytes) {
   map.base_link = ReadString(file, "base_link");
   map.site = ReadString(file, "site");
   map.solver = ReadString(file, "solver");
+  {
+    // Written since the SIMD batch solver came; absent: the scalar solver.
+    const htri_t exists = H5Aexists(file, "solver_method");
+    if (exists < 0) ThrowHdf5("look up attribute 'solver_method'");
+    if (exists > 0) map.solver_method = ReadString(file, "solver_method");
+  }
   map.grid.origin = ReadFiniteVector3(file, "grid_origin");
   map.grid.resolution = ReadFiniteDouble(file, "grid_resolution");
   long long shape[3] = {0, 0, 0};
@@ -475,6 +481,7 @@ ReachMap ReadMap(hid_t file, size_t file_bytes) {
   unsigned long long seed = 0;
   ReadAttribute(file, "seed", H5T_INTEGER, 0, H5T_NATIVE_ULLONG, &seed);
   s.seed = seed;
+  s.simd = map.solver_method.rfind("simd", 0) == 0;
   try {  // the one name table (a foreign name is an error, not bounded-lm)
     s.solver = ReachSolverFromName(map.solver);
   } catch (const std::invalid_argument& e) {
@@ -584,6 +591,9 @@ void WriteReachMapHdf5(const ReachMap& map, const std::string& path) {
     WriteString(file, "base_link", map.base_link);
     WriteString(file, "site", map.site);
     WriteString(file, "solver", map.solver);
+    if (!map.solver_method.empty()) {
+      WriteString(file, "solver_method", map.solver_method);
+    }
     WriteString(file, "orientation_set",
                 s.position_only ? "none (position-only map)" : kOrientationSet);
     WriteVector3(file, "grid_origin", map.grid.origin);

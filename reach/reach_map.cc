@@ -1,5 +1,6 @@
 #include "reach/reach_map.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -44,6 +45,51 @@ std::uint64_t QuerySeed(std::uint64_t seed, std::int64_t voxel,
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
+
+namespace {
+
+// The problem of every query: one goal on the site (its target set per
+// query), the joint limits as bounds. Pose goals weight rotation 0.4
+// against metres, as in the benchmark protocol.
+// The goal is returned in *position or *pose (when not null) for its target
+// to be set.
+Problem QueryProblem(const std::shared_ptr<const Model>& model, int site,
+                     const ReachSettings& settings,
+                     std::shared_ptr<PositionGoal>* position = nullptr,
+                     std::shared_ptr<PositionOrientationGoal>* pose = nullptr) {
+  Problem problem(model);
+  const std::string& name = model->site_name(site);
+  if (settings.position_only) {
+    auto goal =
+        std::make_shared<PositionGoal>(*model, name, Eigen::Vector3d::Zero());
+    problem.AddGoal(goal);
+    if (position != nullptr) *position = goal;
+  } else {
+    PositionOrientationScales scales;
+    scales.w_o = 0.4 * 0.4;
+    auto goal = std::make_shared<PositionOrientationGoal>(
+        *model, name, Eigen::Isometry3d::Identity(), 1.0, scales);
+    problem.AddGoal(goal);
+    if (pose != nullptr) *pose = goal;
+  }
+  return problem;
+}
+
+// Bounded LM of the queries: iteration and attempt caps only (no budget, so
+// the answers never depend on the machine's speed); `seed` seeds the
+// restarts (per query on the scalar solver).
+BoundedLmOptions QueryOptions(const ReachSettings& settings) {
+  BoundedLmOptions lm;
+  lm.common.max_iterations = settings.max_iterations;
+  lm.common.time_budget_seconds = 0.0;
+  lm.common.position_tolerance = settings.tolerance;
+  lm.common.angle_tolerance = settings.tolerance;
+  lm.max_attempts = settings.max_attempts;
+  lm.seed = settings.seed;
+  return lm;
+}
+
+}  // namespace
 
 ReachTask::ReachTask(std::shared_ptr<const Model> model,
                      const std::string& site, const ReachSettings& settings)
@@ -90,6 +136,21 @@ ReachTask::ReachTask(std::shared_ptr<const Model> model,
         "solver analytic-6r solves full poses; a position-only map needs "
         "bounded-lm (or auto)");
   }
+  if (analytic_) {
+    method_ = "analytic-6r";
+    return;
+  }
+  // Bounded LM: on the SIMD batch solver where it applies.
+  why = "ReachSettings::simd is false";
+  const Problem problem = QueryProblem(model_, site_, settings_);
+  const BoundedLmOptions lm = QueryOptions(settings_);
+  if (settings_.simd && SimdLmApplies(problem, lm, &why)) {
+    simd_ = std::make_shared<const SimdBoundedLm>(problem, lm);
+    method_ = internal::StrCat("simd-bounded-lm (", SimdBoundedLm::TargetName(),
+                               ", ", SimdBoundedLm::Lanes(), " lanes)");
+  } else {
+    method_ = "scalar bounded-lm: " + why;
+  }
 }
 
 std::string ReachTask::solver_name() const {
@@ -116,7 +177,75 @@ bool VerifiedPosition(const Model& model, int site, const Eigen::VectorXd& q,
 
 }  // namespace
 
+namespace {
+
+// The reached queries of a voxel: count, mask and Yoshikawa manipulability
+// w = √det(J Jᵀ) of each answer (file comment of reach_map.h).
+class VoxelTally {
+ public:
+  VoxelTally(const Model& model, int site, bool position_only)
+      : model_(model),
+        site_(site),
+        position_only_(position_only),
+        data_(model),
+        J_(6, model.nq()),
+        Jp_(3, model.nq()) {}
+
+  // Verifies the answer q to query o (target X_target; only its position
+  // for position-only maps) by the benchmark's independent FK and, if it
+  // holds, counts it into *result.
+  void Add(int o, const Eigen::VectorXd& q, const Eigen::Isometry3d& X_target,
+           double tolerance, VoxelResult* result) {
+    const bool ok =
+        position_only_
+            ? VerifiedPosition(model_, site_, q, X_target.translation(),
+                               tolerance)
+            : Verify(model_, site_, q, X_target, tolerance).success;
+    if (!ok) return;
+    ForwardKinematics(model_, q, &data_);
+    double w = 0.0;
+    if (position_only_) {
+      SitePositionJacobian(model_, data_, site_, Jp_);
+      w = std::sqrt(std::max(0.0, (Jp_ * Jp_.transpose()).determinant()));
+    } else {
+      SiteJacobian(model_, data_, site_, J_);
+      w = std::sqrt(std::max(0.0, (J_ * J_.transpose()).determinant()));
+    }
+    result->reached_orientations[o] = 1;
+    ++result->reached;
+    sum_ += w;
+    lo_ = std::min(lo_, w);
+    hi_ = std::max(hi_, w);
+  }
+
+  // Writes the manipulability statistics into *result and starts over.
+  void Finish(VoxelResult* result) {
+    if (result->reached > 0) {
+      result->manipulability_min = static_cast<float>(lo_);
+      result->manipulability_mean = static_cast<float>(sum_ / result->reached);
+      result->manipulability_max = static_cast<float>(hi_);
+    }
+    sum_ = 0.0;
+    lo_ = std::numeric_limits<double>::infinity();
+    hi_ = -lo_;
+  }
+
+ private:
+  const Model& model_;
+  int site_;
+  bool position_only_;
+  Data data_;
+  Matrix6Xd J_;
+  Eigen::Matrix3Xd Jp_;
+  double sum_ = 0.0;
+  double lo_ = std::numeric_limits<double>::infinity();
+  double hi_ = -std::numeric_limits<double>::infinity();
+};
+
+}  // namespace
+
 VoxelResult ReachTask::ComputeVoxel(std::int64_t v) const {
+  if (simd_) return ComputeVoxels(&v, 1)[0];
   if (v < 0 || v >= grid_.num_voxels()) {
     ThrowInvalidArgument("ComputeVoxel: voxel index ", v, " out of range [0, ",
                          grid_.num_voxels(), ")");
@@ -124,38 +253,15 @@ VoxelResult ReachTask::ComputeVoxel(std::int64_t v) const {
   const int n = settings_.orientations_per_voxel();
   if (!InsideReach(v)) return UnsolvedVoxel(VoxelState::kOutsideReach, n);
   VoxelResult result = UnsolvedVoxel(VoxelState::kSolved, n);
-  const Model& model = *model_;
   const Eigen::Vector3d p = grid_.Centre(v);
-  const std::string& site_name = model.site_name(site_);
 
   // One problem per voxel (goals are mutated per query).
-  Problem problem(model_);
   std::shared_ptr<PositionGoal> position_goal;
   std::shared_ptr<PositionOrientationGoal> pose_goal;
-  if (settings_.position_only) {
-    position_goal = std::make_shared<PositionGoal>(model, site_name, p);
-    problem.AddGoal(position_goal);
-  } else {
-    // Rotation weighted 0.4 against metres, as in the benchmark protocol.
-    PositionOrientationScales scales;
-    scales.w_o = 0.4 * 0.4;
-    pose_goal = std::make_shared<PositionOrientationGoal>(
-        model, site_name, Eigen::Isometry3d::Identity(), 1.0, scales);
-    problem.AddGoal(pose_goal);
-  }
-  BoundedLmOptions lm;
-  lm.common.max_iterations = settings_.max_iterations;
-  lm.common.time_budget_seconds = 0.0;  // iteration caps only: deterministic
-  lm.common.position_tolerance = settings_.tolerance;
-  lm.common.angle_tolerance = settings_.tolerance;
-  lm.max_attempts = settings_.max_attempts;
-
-  Data data(model);
-  Matrix6Xd J(6, model.nq());
-  Eigen::Matrix3Xd Jp(3, model.nq());
-  double sum = 0.0;
-  double lo = std::numeric_limits<double>::infinity();
-  double hi = -lo;
+  Problem problem =
+      QueryProblem(model_, site_, settings_, &position_goal, &pose_goal);
+  BoundedLmOptions lm = QueryOptions(settings_);
+  VoxelTally tally(*model_, site_, settings_.position_only);
   for (int o = 0; o < n; ++o) {
     const std::uint64_t seed = QuerySeed(settings_.seed, v, o);
     std::mt19937_64 rng(seed);
@@ -164,6 +270,7 @@ VoxelResult ReachTask::ComputeVoxel(std::int64_t v) const {
     target.translation() = p;
     Result solved;
     if (settings_.position_only) {
+      position_goal->set_target(p);
       lm.seed = seed;
       solved = Solve(problem, q0, lm);
     } else {
@@ -177,33 +284,90 @@ VoxelResult ReachTask::ComputeVoxel(std::int64_t v) const {
       }
     }
     if (!solved.converged()) continue;
-    const bool ok =
-        settings_.position_only
-            ? VerifiedPosition(model, site_, solved.q, p, settings_.tolerance)
-            : Verify(model, site_, solved.q, target, settings_.tolerance)
-                  .success;
-    if (!ok) continue;
-    ForwardKinematics(model, solved.q, &data);
-    double w = 0.0;
-    if (settings_.position_only) {
-      SitePositionJacobian(model, data, site_, Jp);
-      w = std::sqrt(std::max(0.0, (Jp * Jp.transpose()).determinant()));
-    } else {
-      SiteJacobian(model, data, site_, J);
-      w = std::sqrt(std::max(0.0, (J * J.transpose()).determinant()));
-    }
-    result.reached_orientations[o] = 1;
-    ++result.reached;
-    sum += w;
-    lo = std::min(lo, w);
-    hi = std::max(hi, w);
+    tally.Add(o, solved.q, target, settings_.tolerance, &result);
   }
-  if (result.reached > 0) {
-    result.manipulability_min = static_cast<float>(lo);
-    result.manipulability_mean = static_cast<float>(sum / result.reached);
-    result.manipulability_max = static_cast<float>(hi);
-  }
+  tally.Finish(&result);
   return result;
+}
+
+std::vector<VoxelResult> ReachTask::ComputeVoxels(const std::int64_t* voxels,
+                                                  std::size_t count) const {
+  std::vector<VoxelResult> results;
+  results.reserve(count);
+  if (!simd_) {
+    for (std::size_t i = 0; i < count; ++i) {
+      results.push_back(ComputeVoxel(voxels[i]));
+    }
+    return results;
+  }
+  const int n = settings_.orientations_per_voxel();
+  const int nq = model_->nq();
+  const int columns = simd_->target_columns();
+  // Every query of the voxels inside the reach bound, in (voxel,
+  // orientation) order: its target row and its start (the scalar path's).
+  std::vector<std::size_t> inside;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::int64_t v = voxels[i];
+    if (v < 0 || v >= grid_.num_voxels()) {
+      ThrowInvalidArgument("ComputeVoxel: voxel index ", v,
+                           " out of range [0, ", grid_.num_voxels(), ")");
+    }
+    if (InsideReach(v)) {
+      inside.push_back(i);
+      results.push_back(UnsolvedVoxel(VoxelState::kSolved, n));
+    } else {
+      results.push_back(UnsolvedVoxel(VoxelState::kOutsideReach, n));
+    }
+  }
+  if (inside.empty()) return results;
+  const std::size_t queries = inside.size() * static_cast<std::size_t>(n);
+  std::vector<double> targets(queries * columns);
+  std::vector<double> starts(queries * nq);
+  std::vector<double> answers(queries * nq);
+  std::vector<SolveStatus> status(queries);
+  const Bounds bounds = QueryProblem(model_, site_, settings_).bounds();
+  std::size_t k = 0;
+  for (const std::size_t i : inside) {
+    const Eigen::Vector3d p = grid_.Centre(voxels[i]);
+    for (int o = 0; o < n; ++o, ++k) {
+      std::mt19937_64 rng(QuerySeed(settings_.seed, voxels[i], o));
+      Eigen::Map<Eigen::VectorXd>(starts.data() + k * nq, nq) =
+          RandomPose(bounds, &rng);
+      double* row = targets.data() + k * columns;
+      row[0] = p.x();
+      row[1] = p.y();
+      row[2] = p.z();
+      if (columns == 7) {
+        const Eigen::Quaterniond& r = orientations_[o];
+        row[3] = r.w();
+        row[4] = r.x();
+        row[5] = r.y();
+        row[6] = r.z();
+      }
+    }
+  }
+  SimdLmOutput out;
+  out.q = answers.data();
+  out.status = status.data();
+  simd_->Solve(targets.data(), starts.data(), static_cast<int>(queries), out);
+  VoxelTally tally(*model_, site_, settings_.position_only);
+  Eigen::VectorXd q(nq);
+  k = 0;
+  for (const std::size_t i : inside) {
+    VoxelResult& result = results[i];
+    Eigen::Isometry3d target = Eigen::Isometry3d::Identity();
+    target.translation() = grid_.Centre(voxels[i]);
+    for (int o = 0; o < n; ++o, ++k) {
+      if (status[k] != SolveStatus::kConverged) continue;
+      if (!settings_.position_only) {
+        target.linear() = orientations_[o].toRotationMatrix();
+      }
+      q = Eigen::Map<const Eigen::VectorXd>(answers.data() + k * nq, nq);
+      tally.Add(o, q, target, settings_.tolerance, &result);
+    }
+    tally.Finish(&result);
+  }
+  return results;
 }
 
 ReachMap ReachTask::EmptyMap(const std::string& robot,
@@ -216,6 +380,7 @@ ReachMap ReachTask::EmptyMap(const std::string& robot,
   map.base_link = base_link;
   map.site = model_->site_name(site_);
   map.solver = solver_name();
+  map.solver_method = method_;
   map.orientations = orientations_;
   const std::int64_t count = grid_.num_voxels();
   const int n = settings_.orientations_per_voxel();
@@ -283,6 +448,10 @@ std::uint64_t ReachTask::Fingerprint() const {
   h.Add(static_cast<std::int64_t>(settings_.position_only));
   h.Add(static_cast<std::int64_t>(settings_.flood_fill));
   h.Add(solver_name());
+  // The SIMD batch solver's answers differ from the scalar solver's (and
+  // between instruction sets): its maps are other maps. Scalar maps keep
+  // the fingerprints they had.
+  if (simd_) h.Add(method_);
   h.Add(static_cast<std::int64_t>(settings_.max_attempts));
   h.Add(static_cast<std::int64_t>(settings_.max_iterations));
   h.Add(settings_.tolerance);

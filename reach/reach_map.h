@@ -34,9 +34,20 @@
 /// and attempt caps only — no wall-clock budget, so the answer never depends
 /// on the machine's speed or load. Query (v, o) starts from a random pose
 /// within the limits drawn from its own generator, seeded by
-/// SplitMix64(seed, v, o), which also seeds its restarts: the result of a
-/// voxel depends only on the settings and its index, never on which thread
-/// or process computed it.
+/// SplitMix64(seed, v, o): the result of a voxel depends only on the settings
+/// and its index, never on which thread or process computed it.
+///
+/// Bounded LM runs on the SIMD batch solver (solvers/batch/simd_lm.h, the
+/// engine of SolveBatch: several queries at once across vector lanes, a
+/// chunk's queries in one batch) where it applies — a serial chain of at
+/// most 8 coordinates without mimic joints (SimdLmApplies) and
+/// ReachSettings::simd — else on the scalar solver, and
+/// ReachTask::solver_method() says which and why. The SIMD solver's restarts
+/// draw from the map's seed (one stream per query, the same for every
+/// query), the scalar solver's from SplitMix64(seed, v, o); its answers are
+/// the same on any batch, lane and thread count, but not bit-identical to
+/// the scalar solver's nor across instruction sets (AVX2, AVX-512), so the
+/// method is part of the map's fingerprint and of the file.
 ///
 /// Verification. A query counts as reached only when the solver says
 /// converged *and* an independent FK (bench/ik_benchmark.h
@@ -63,6 +74,7 @@
 /// this resolution) would be reported skipped, so the full map is the
 /// reference.
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -74,6 +86,7 @@
 #include "framework/chain_reach.h"
 #include "framework/model.h"
 #include "solvers/analytic/six_r_solver.h"
+#include "solvers/batch/simd_lm.h"
 
 namespace iklab {
 
@@ -119,6 +132,9 @@ struct ReachSettings {
   int max_attempts = 10;
   /// Bounded LM: iterations per query over all attempts. ≥ 1.
   int max_iterations = 500;
+  /// Bounded LM: solve on the SIMD batch solver where it applies (file
+  /// comment); false: always the scalar solver.
+  bool simd = true;
   /// Verification tolerance per component (m and rad), also the solver's
   /// stopping tolerance (on the norms). In (0, 0.1].
   double tolerance = 1e-5;
@@ -199,6 +215,9 @@ struct ReachMap {
   std::string site;
   /// The solver that answered the queries: "bounded-lm" or "analytic-6r".
   std::string solver;
+  /// How: ReachTask::solver_method() (empty in a file written before it was
+  /// recorded: the scalar solver).
+  std::string solver_method;
   /// Orientations tested (empty for position-only maps).
   std::vector<Eigen::Quaterniond> orientations;
 
@@ -246,12 +265,23 @@ class ReachTask {
   }
   /// "bounded-lm" or "analytic-6r".
   std::string solver_name() const;
+  /// How the queries are solved: "analytic-6r", "simd-bounded-lm
+  /// (<instruction set>, <lanes> lanes)", or "scalar bounded-lm: <why the
+  /// SIMD batch solver does not apply>".
+  const std::string& solver_method() const { return method_; }
   /// True if voxel v's centre lies within the reach bound.
   bool InsideReach(std::int64_t v) const;
 
   /// Solves every query of voxel v (or marks it kOutsideReach).
   /// @throws std::invalid_argument for v out of range.
   VoxelResult ComputeVoxel(std::int64_t v) const;
+
+  /// ComputeVoxel of voxels[0, count), the same results, with the queries
+  /// of all of them solved as one batch by the SIMD solver (when it is the
+  /// method).
+  /// @throws std::invalid_argument for an index out of range.
+  std::vector<VoxelResult> ComputeVoxels(const std::int64_t* voxels,
+                                         std::size_t count) const;
 
   /// An empty map (every voxel kPending) with this task's grid and names.
   ReachMap EmptyMap(const std::string& robot,
@@ -270,6 +300,8 @@ class ReachTask {
   VoxelGrid grid_;
   std::vector<Eigen::Quaterniond> orientations_;
   std::shared_ptr<const SixRAnalyticSolver> analytic_;
+  std::shared_ptr<const SimdBoundedLm> simd_;
+  std::string method_;
 };
 
 /// The seed of query (voxel, orientation): SplitMix64 (Steele, Lea & Flood,

@@ -272,8 +272,11 @@ void SolveWave(const ReachTask& task, const std::vector<std::int64_t>& list,
                 const std::int64_t begin = mine[m] * chunk;
                 const std::int64_t end = std::min(total, begin + chunk);
                 Bytes bytes;
+                // One batch per chunk (the SIMD solver's lanes stay full).
+                const std::vector<VoxelResult> results = task.ComputeVoxels(
+                    list.data() + begin, static_cast<std::size_t>(end - begin));
                 for (std::int64_t i = begin; i < end; ++i) {
-                  internal::EncodeVoxel(list[i], task.ComputeVoxel(list[i]), &bytes);
+                  internal::EncodeVoxel(list[i], results[i - begin], &bytes);
                 }
                 finished.push(std::move(bytes));
               }

@@ -60,6 +60,7 @@ void Run(const ExperimentContext& context, ExperimentOutput* out) {
   out->SetParameter("rolls", settings.rolls);
   out->SetParameter("flood_fill", settings.flood_fill);
   out->SetParameter("solver", task.solver_name());
+  out->SetParameter("solver_method", task.solver_method());
   out->SetParameter("max_attempts", settings.max_attempts);
   out->SetParameter("max_iterations", settings.max_iterations);
   out->SetParameter("tolerance", settings.tolerance);

@@ -5,6 +5,7 @@
 
 #include "lab/study.h"
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -385,6 +386,69 @@ TEST_CASE("A trajectory study solves and verifies every frame from the "
   }
   CHECK(result.Summary("bounded-lm").success_rate == 1.0);
   CHECK(result.Summary("bounded-lm").max_joint_step > 0.0);
+}
+
+TEST_CASE("A study runs bounded LM on the SIMD batch solver where it "
+          "applies, with the scalar solver's verdicts, and says why not "
+          "elsewhere",
+          "[lab][study]") {
+  Study study;
+  study.name = "batched";
+  study.model = testing::SevenDofArm();
+  study.goals = {GoalSpec::Pose("tool", 0.4)};
+  study.trials = 300;
+  study.time_budget_seconds = 0.0;  // the batch solver has no budget
+  study.traced_trials = 1;
+  study.solvers = {Use("bounded-lm", BoundedLmOptions{}),
+                   Use("lbfgsb", LbfgsbOptions{})};
+  study.threads = 2;
+  const StudyResult simd = RunStudy(study);
+  REQUIRE_THAT(simd.summaries[0].method,
+               Catch::StartsWith("simd-bounded-lm ("));
+  CHECK(simd.summaries[1].method ==
+        "scalar: the solver is lbfgsb, not bounded-lm");
+  REQUIRE(simd.Of(0).size() == 300u);
+  CHECK(simd.traces[0].size() == 1u);
+  CHECK(simd.first_trial_poses[0].size() == 2u);
+
+  // The same trials solved one by one (a scenario of the study's own takes
+  // the scalar path): the same verdicts, within a hard trial or two.
+  Study scalar = study;
+  scalar.scenario = RandomTargets(study.goals);
+  const StudyResult one_by_one = RunStudy(scalar);
+  REQUIRE(one_by_one.summaries[0].method ==
+          "scalar: the study has a scenario of its own");
+  const SolverSummary& a = simd.summaries[0];
+  const SolverSummary& b = one_by_one.summaries[0];
+  CHECK(a.false_claims == 0);
+  CHECK(b.false_claims == 0);
+  CHECK(a.successes >= 297);
+  CHECK(std::abs(a.successes - b.successes) <= 3);
+  const auto batched = simd.Of(0);
+  const auto single = one_by_one.Of(0);
+  for (std::size_t t = 0; t < batched.size(); ++t) {
+    REQUIRE(batched[t]->trial == static_cast<int>(t));
+    CHECK(batched[t]->q0 == single[t]->q0);
+    CHECK(batched[t]->targets == single[t]->targets);
+    // A verified answer is one whatever solved it.
+    if (batched[t]->verified) {
+      CHECK(batched[t]->errors[0].position <= study.position_tolerance);
+    }
+  }
+
+  // Threads do not change the batch's answers.
+  study.threads = 1;
+  const StudyResult serial = RunStudy(study);
+  for (std::size_t t = 0; t < batched.size(); ++t) {
+    CHECK(serial.Of(0)[t]->q == batched[t]->q);
+  }
+
+  // A time budget: the batch solver does not apply, and the study says so.
+  study.time_budget_seconds = 0.005;
+  study.trials = 5;
+  const StudyResult budgeted = RunStudy(study);
+  CHECK(budgeted.summaries[0].method ==
+        "scalar: a time budget is set (the batch solver has none)");
 }
 
 TEST_CASE("Bad study input is refused with a message naming what to fix",

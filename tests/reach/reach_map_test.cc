@@ -370,5 +370,95 @@ TEST_CASE("Bad reach settings are refused with the field named", "[reach]") {
   REQUIRE_THROWS_WITH(task.ComputeVoxel(-1), Catch::Contains("out of range"));
 }
 
+TEST_CASE("A map solved on the SIMD batch solver claims what the scalar "
+          "solver's does, the same voxel by voxel or in one batch",
+          "[reach]") {
+  const auto panda = ShippedChain("panda.urdf", "panda_link0", "panda_hand");
+  ReachSettings settings;
+  settings.resolution = 0.3;
+  settings.approach_axes = 6;
+  const ReachTask simd(panda, "panda_hand", settings);
+  REQUIRE_THAT(simd.solver_method(), Catch::StartsWith("simd-bounded-lm ("));
+  settings.simd = false;
+  const ReachTask scalar(panda, "panda_hand", settings);
+  REQUIRE(scalar.solver_method() ==
+          "scalar bounded-lm: ReachSettings::simd is false");
+  // Other answers, so other maps: a journal of one is not resumed by the other.
+  CHECK(simd.Fingerprint() != scalar.Fingerprint());
+
+  const ReachMap a = ComputeReachMap(simd, 2);
+  const ReachMap b = ComputeReachMap(scalar, 2);
+  CHECK(a.solver == "bounded-lm");
+  CHECK(a.solver_method == simd.solver_method());
+  CHECK(a.state == b.state);
+  // Both count only answers the independent FK verified; the restarts
+  // differ, so a hard query may fall to one solver and not the other, but
+  // the map (which voxels reach how many orientations) is the same within a
+  // few queries.
+  std::int64_t reached_a = 0, reached_b = 0, differ = 0;
+  for (size_t i = 0; i < a.reached_orientations.size(); ++i) {
+    reached_a += a.reached_orientations[i];
+    reached_b += b.reached_orientations[i];
+    differ += a.reached_orientations[i] != b.reached_orientations[i];
+  }
+  REQUIRE(reached_b > 300);
+  CHECK(differ <= reached_b / 20);
+  CHECK(std::abs(reached_a - reached_b) <= reached_b / 100);
+  std::int64_t reachable_a = 0, reachable_b = 0;
+  for (size_t v = 0; v < a.reached.size(); ++v) {
+    reachable_a += a.reached[v] > 0;
+    reachable_b += b.reached[v] > 0;
+  }
+  CHECK(std::abs(reachable_a - reachable_b) <= 1);
+
+  // A voxel's result does not depend on the batch it is solved in.
+  std::vector<std::int64_t> voxels;
+  for (std::int64_t v = 0; v < simd.grid().num_voxels(); v += 7) {
+    voxels.push_back(v);
+  }
+  const std::vector<VoxelResult> batch =
+      simd.ComputeVoxels(voxels.data(), voxels.size());
+  REQUIRE(batch.size() == voxels.size());
+  for (size_t i = 0; i < voxels.size(); ++i) {
+    const VoxelResult one = simd.ComputeVoxel(voxels[i]);
+    CHECK(batch[i].state == one.state);
+    CHECK(batch[i].reached_orientations == one.reached_orientations);
+    CHECK(std::memcmp(&batch[i].manipulability_mean, &one.manipulability_mean,
+                      sizeof(float)) == 0);
+    CHECK(batch[i].reached_orientations == std::vector<std::uint8_t>(
+              a.reached_orientations.begin() + voxels[i] * 6,
+              a.reached_orientations.begin() + voxels[i] * 6 + 6));
+  }
+  const std::int64_t bad = -1;
+  REQUIRE_THROWS_WITH(simd.ComputeVoxels(&bad, 1),
+                      Catch::Contains("out of range"));
+
+  // The file says which solver ran.
+  const fs::path dir = testing::ScratchPath("reach-simd");
+  fs::create_directories(dir);
+  WriteReachMapHdf5(a, (dir / "a.h5").string());
+  const ReachMap back = ReadReachMapHdf5((dir / "a.h5").string());
+  CHECK(back.solver_method == a.solver_method);
+  CHECK(back.settings.simd);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("A map says why it falls back to the scalar solver",
+          "[reach]") {
+  // Mimic joints: the SIMD batch solver does not take them.
+  const auto four_bar = std::make_shared<const Model>(
+      LoadUrdfChain(testing::ShippedDataFile("mimic/four_bar.urdf"),
+                    "base_link", "tool_tip")
+          .figure.Compile());
+  ReachSettings settings;
+  settings.resolution = 0.2;
+  settings.position_only = true;
+  const ReachTask task(four_bar, "tool_tip", settings);
+  CHECK(task.solver_method() ==
+        "scalar bounded-lm: the model has mimic joints");
+  CHECK(task.EmptyMap("four_bar", "base_link").solver_method ==
+        task.solver_method());
+}
+
 }  // namespace
 }  // namespace iklab
