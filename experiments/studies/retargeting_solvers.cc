@@ -327,7 +327,10 @@ void Curves(const Clip& clip, const std::vector<Outcome>& outcomes,
   DrawLinePlot(plot, out->dir(), file);
   out->AddFigure(file + ".png", clip.label + ": " + what + " (" + unit +
                                     ") per frame, for every solver and the "
-                                    "effector-only baseline");
+                                    "effector-only baseline" +
+                                    (log_y ? " (log scale: zeros are not "
+                                             "drawn)"
+                                           : std::string()));
 }
 
 void WriteScene(const Clip& clip, const KeyPointTrack& track,
