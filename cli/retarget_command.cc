@@ -199,6 +199,7 @@ void WriteRetargetMetrics(const RetargetMetrics& m, const std::string& label,
   j["skating_samples"] = m.skating.samples;
   j["penetration_max"] = m.penetration_max;
   j["jerk_rms"] = m.jerk_rms;
+  j["keypoint_jerk_rms"] = m.keypoint_jerk_rms;
   j["ms_per_frame_median"] = m.ms_per_frame_median;
   j["ms_per_frame_mean"] = m.ms_per_frame_mean;
   const std::string json_path = dir + "/metrics.json";
@@ -212,13 +213,13 @@ void WriteRetargetMetrics(const RetargetMetrics& m, const std::string& label,
   csv << "method,frames,converged,tracking_mean,tracking_max,"
          "tracking_worst_site,limit_violations,limit_violation_max,"
          "skating_mean,skating_max,skating_samples,penetration_max,jerk_rms,"
-         "ms_per_frame_median,ms_per_frame_mean\n"
+         "keypoint_jerk_rms,ms_per_frame_median,ms_per_frame_mean\n"
       << label << "," << m.frames << "," << m.converged << ","
       << m.tracking_mean << "," << m.tracking_max << "," << m.tracking_worst
       << "," << m.limit_violations << "," << m.limit_violation_max << ","
       << m.skating.mean << "," << m.skating.max << "," << m.skating.samples
       << "," << m.penetration_max << "," << m.jerk_rms << ","
-      << m.ms_per_frame_median << "," << m.ms_per_frame_mean << "\n";
+      << m.keypoint_jerk_rms << "," << m.ms_per_frame_median << "," << m.ms_per_frame_mean << "\n";
   csv.close();
   if (!csv) throw std::invalid_argument(internal::CannotWrite(csv_path));
 }

@@ -36,6 +36,7 @@ void AddNlpExample31(std::vector<Experiment>* experiments);
 void AddNlpMultiEffectorExamples(std::vector<Experiment>* experiments);
 void AddNlpDampingExamples(std::vector<Experiment>* experiments);
 void AddBvhRetargeting(std::vector<Experiment>* experiments);
+void AddRetargetingSolvers(std::vector<Experiment>* experiments);
 void AddTolaniTables4To7(std::vector<Experiment>* experiments);
 void AddTolaniFigures12To15(std::vector<Experiment>* experiments);
 

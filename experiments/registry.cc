@@ -27,6 +27,7 @@ const std::vector<Experiment>& AllExperiments() {
     AddTolaniTables4To7(&all);
     AddTolaniFigures12To15(&all);
     AddBvhRetargeting(&all);
+    AddRetargetingSolvers(&all);
     return all;
   }();
   return experiments;

@@ -14,6 +14,8 @@
 #include "constraints/regularizers.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
+#include "solvers/optimization/bounded_lm_solver.h"
+#include "solvers/registry.h"
 
 namespace iklab {
 
@@ -502,6 +504,35 @@ RetargetMetrics MeasureAgainstTrack(
   return MeasureRetargeting(model, run.q, track.target_sites, track.p,
                             track.feet, contact, track.target_up,
                             track.frame_time, microseconds, converged);
+}
+
+std::unique_ptr<Solver> MakeMotionRetargetSolver(const std::string& name,
+                                                 double tolerance) {
+  const SolverEntry* entry = FindSolver(name);
+  if (entry == nullptr) {
+    throw std::invalid_argument("no solver named '" + name +
+                                "'; the known ones are " + SolverNames());
+  }
+  if (entry->family == SolverFamily::kAnalytic ||
+      name == "extended-jacobian") {
+    throw std::invalid_argument(
+        "solver '" + name + "' takes " + entry->accepts +
+        "; retargeting solves many key points in 3D with a general solver");
+  }
+  if (!(tolerance > 0.0) || !std::isfinite(tolerance)) {
+    throw std::invalid_argument(
+        "the retargeting tolerance must be a finite length > 0; got " +
+        std::to_string(tolerance));
+  }
+  SolveOptions common;
+  common.position_tolerance = tolerance;
+  common.max_iterations = 10000;
+  common.time_budget_seconds = 0.0;
+  if (name != "bounded-lm") return MakeSolver(name, common);
+  BoundedLmOptions lm;
+  lm.common = common;
+  lm.max_attempts = 1;
+  return std::make_unique<BoundedLmSolver>(lm);
 }
 
 }  // namespace iklab

@@ -207,6 +207,17 @@ RetargetMetrics MeasureAgainstTrack(
     const Model& model, const KeyPointTrack& track, const RetargetRun& run,
     const std::vector<std::vector<char>>& contact);
 
+/// A solver of the registry (solvers/registry.h) set up for frame-by-frame
+/// retargeting: goal tolerance `tolerance` (target length units), at most
+/// 10,000 iterations, no time budget and no random restarts (bounded-lm's
+/// own are off too): a restart would jump to an unrelated pose and break
+/// the frame-to-frame continuity.
+/// @throws std::invalid_argument for an unknown name (listing the known
+///   ones), an analytic solver or extended-jacobian (which take one arm of
+///   a given shape or one planar goal), or a tolerance that is not > 0.
+std::unique_ptr<Solver> MakeMotionRetargetSolver(const std::string& name,
+                                                 double tolerance = 1e-4);
+
 }  // namespace iklab
 
 #endif  // IKLAB_LAB_MOTION_RETARGETING_H_

@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include <Eigen/Geometry>
+
 #include "framework/kinematics.h"
 #include "lab/statistics.h"
 
@@ -21,7 +23,121 @@ void CheckFrameTime(double frame_time, const char* what) {
   }
 }
 
+// sqrt(mean(v²)) of per-frame RMS values; 0 for none.
+double RootMeanSquare(const std::vector<double>& v) {
+  double sum = 0.0;
+  for (double x : v) sum += x * x;
+  return v.empty() ? 0.0 : std::sqrt(sum / v.size());
+}
+
+// The parent link of every link: the link of the nearest ancestor step that
+// is a link's frame (−1: the world).
+std::vector<int> ParentLinks(const Model& model) {
+  std::vector<int> link_of_step(model.num_steps(), -1);
+  for (int l = 0; l < model.num_links(); ++l) {
+    const int step = model.link_step(l);
+    if (step >= 0 && link_of_step[step] < 0) link_of_step[step] = l;
+  }
+  std::vector<int> parent(model.num_links(), -1);
+  for (int l = 0; l < model.num_links(); ++l) {
+    int step = model.link_step(l);
+    // Links that share a step (fixed joints) are one body: the first of
+    // them is the parent of the others.
+    if (step >= 0 && link_of_step[step] != l) {
+      parent[l] = link_of_step[step];
+      continue;
+    }
+    for (step = step >= 0 ? model.parent(step) : -1; step >= 0;
+         step = model.parent(step)) {
+      if (link_of_step[step] >= 0) {
+        parent[l] = link_of_step[step];
+        break;
+      }
+    }
+  }
+  return parent;
+}
+
 }  // namespace
+
+std::vector<double> RotationJerk(const Model& model,
+                                 const std::vector<Eigen::VectorXd>& q,
+                                 double frame_time) {
+  CheckFrameTime(frame_time, "RotationJerk");
+  const int frames = static_cast<int>(q.size());
+  const int links = model.num_links();
+  const std::vector<int> parent = ParentLinks(model);
+  // Body angular velocity of every link between consecutive frames.
+  std::vector<std::vector<Eigen::Vector3d>> omega;
+  Data data(model);
+  std::vector<Eigen::Matrix3d> previous(links), now(links);
+  for (int t = 0; t < frames; ++t) {
+    model.CheckConfiguration(q[t], "RotationJerk: q");
+    ForwardKinematics(model, q[t], &data);
+    for (int l = 0; l < links; ++l) {
+      const Eigen::Matrix3d R_W = LinkPose(model, data, l).linear();
+      now[l] = parent[l] < 0
+                   ? R_W
+                   : LinkPose(model, data, parent[l]).linear().transpose() * R_W;
+    }
+    if (t > 0) {
+      omega.emplace_back(links);
+      for (int l = 0; l < links; ++l) {
+        const Eigen::AngleAxisd d(previous[l].transpose() * now[l]);
+        omega.back()[l] = d.angle() * d.axis() / frame_time;
+      }
+    }
+    std::swap(previous, now);
+  }
+  // The links that turn relative to their parent: a revolute coordinate on
+  // the steps between the parent link's step and their own.
+  std::vector<int> turning;
+  for (int l = 0; l < links; ++l) {
+    const int stop = parent[l] < 0 ? -1 : model.link_step(parent[l]);
+    for (int step = model.link_step(l); step >= 0 && step != stop;
+         step = model.parent(step)) {
+      if (model.dof(step) >= 0 && model.kind(step) == StepKind::kRevolute) {
+        turning.push_back(l);
+        break;
+      }
+    }
+  }
+  std::vector<double> jerk;
+  const double dt2 = frame_time * frame_time;
+  for (std::size_t t = 0; t + 2 < omega.size(); ++t) {
+    double sum = 0.0;
+    for (int l : turning) {
+      sum += ((omega[t + 2][l] - 2.0 * omega[t + 1][l] + omega[t][l]) / dt2)
+                 .squaredNorm();
+    }
+    jerk.push_back(turning.empty() ? 0.0 : std::sqrt(sum / turning.size()));
+  }
+  return jerk;
+}
+
+std::vector<double> PointJerk(
+    const std::vector<std::vector<Eigen::Vector3d>>& p, double frame_time) {
+  CheckFrameTime(frame_time, "PointJerk");
+  const std::size_t points = p.empty() ? 0 : p[0].size();
+  for (const auto& row : p) {
+    if (row.size() != points) {
+      throw std::invalid_argument(
+          "PointJerk: every frame must hold the same number of points");
+    }
+  }
+  std::vector<double> jerk;
+  const double dt3 = frame_time * frame_time * frame_time;
+  for (std::size_t t = 0; t + 3 < p.size(); ++t) {
+    double sum = 0.0;
+    for (std::size_t k = 0; k < points; ++k) {
+      sum += ((p[t + 3][k] - 3.0 * p[t + 2][k] + 3.0 * p[t + 1][k] - p[t][k]) /
+              dt3)
+                 .squaredNorm();
+    }
+    jerk.push_back(points > 0 ? std::sqrt(sum / points) : 0.0);
+  }
+  return jerk;
+}
 
 bool ContactOptions::IsValid(std::string* why) const {
   const auto bad = [&](const char* field, double value) {
@@ -141,7 +257,7 @@ RetargetMetrics MeasureRetargeting(
   RetargetMetrics m;
   m.frames = frames;
   Data data(model);
-  std::vector<std::vector<Eigen::Vector3d>> foot_positions;
+  std::vector<std::vector<Eigen::Vector3d>> foot_positions, key_points;
   double sum = 0.0;
   int samples = 0;
   std::vector<double> worst_per_site(sites.size(), 0.0);
@@ -155,9 +271,10 @@ RetargetMetrics MeasureRetargeting(
                                   std::to_string(sites.size()) + " sites");
     }
     ForwardKinematics(model, q[t], &data);
+    key_points.emplace_back();
     for (std::size_t k = 0; k < sites.size(); ++k) {
-      const double e =
-          (SitePosition(model, data, site_index[k]) - targets[t][k]).norm();
+      key_points.back().push_back(SitePosition(model, data, site_index[k]));
+      const double e = (key_points.back().back() - targets[t][k]).norm();
       sum += e;
       ++samples;
       worst_per_site[k] = std::max(worst_per_site[k], e);
@@ -188,19 +305,8 @@ RetargetMetrics MeasureRetargeting(
   if (!contact.empty() && !feet.empty()) {
     m.skating = FootSkating(foot_positions, contact, up, frame_time);
   }
-  double jerk_sum = 0.0;
-  int jerk_samples = 0;
-  const double dt3 = frame_time * frame_time * frame_time;
-  for (int t = 1; t + 2 < frames; ++t) {
-    for (int i = 0; i < model.nq(); ++i) {
-      if (model.kind(model.dof_step(i)) != StepKind::kRevolute) continue;
-      const double j =
-          (q[t + 2][i] - 3.0 * q[t + 1][i] + 3.0 * q[t][i] - q[t - 1][i]) / dt3;
-      jerk_sum += j * j;
-      ++jerk_samples;
-    }
-  }
-  if (jerk_samples > 0) m.jerk_rms = std::sqrt(jerk_sum / jerk_samples);
+  m.jerk_rms = RootMeanSquare(RotationJerk(model, q, frame_time));
+  m.keypoint_jerk_rms = RootMeanSquare(PointJerk(key_points, frame_time));
   if (!microseconds.empty()) {
     std::vector<double> ms;
     for (double us : microseconds) ms.push_back(us / 1000.0);

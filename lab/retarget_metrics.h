@@ -88,15 +88,48 @@ struct RetargetMetrics {
   Skating skating;
   /// Deepest foot point below the ground (height 0 along `up`), >= 0.
   double penetration_max = 0.0;
-  /// Root mean square of the third difference of the revolute coordinates
-  /// over frame_time³ (rad/s³): (q_{t+2} − 3q_{t+1} + 3q_t − q_{t−1}) / Δt³.
+  /// Angular jerk (rad/s³), RotationJerk's RMS over frames and links: the
+  /// jerk of each link's rotation relative to its parent link, measured on
+  /// rotations, not on joint coordinates, so that an Euler angle's wrap at
+  /// ±180° or a gimbal flip costs nothing.
   double jerk_rms = 0.0;
+  /// Key-point jerk (target length units/s³), PointJerk's RMS over frames
+  /// and key points.
+  double keypoint_jerk_rms = 0.0;
   /// Milliseconds of solver time per frame.
   double ms_per_frame_median = 0.0;
   double ms_per_frame_mean = 0.0;
   /// Frames whose solve reported convergence.
   int converged = 0;
 };
+
+/// Angular jerk of a motion, frame by frame. For each link ℓ of `model`
+/// and frame t, R_ℓ(t) is its rotation relative to its parent link (the
+/// link whose step is the nearest ancestor of its own; the world for a
+/// root). Its body angular velocity between frames, from the rotation
+/// difference,
+///
+///     ω_ℓ(t + ½) = Log(R_ℓ(t)ᵀ R_ℓ(t + 1)) / Δt       (rad/s; Log: the
+///                                                      rotation vector)
+///
+/// and the jerk its second difference, j_ℓ(t) = (ω(t + 5/2) − 2 ω(t + 3/2)
+/// + ω(t + ½)) / Δt² (rad/s³; a constant angular velocity has none, however
+/// far it turns). Entry t (t = 0 .. frames − 4) is the RMS of ‖j_ℓ(t)‖ over
+/// the links that turn relative to their parent (a revolute coordinate on
+/// the steps between them), from frames t .. t + 3.
+/// @param q q[t], the model's configuration at frame t.
+/// @throws std::invalid_argument if frame_time <= 0 or a q does not fit.
+std::vector<double> RotationJerk(const Model& model,
+                                 const std::vector<Eigen::VectorXd>& q,
+                                 double frame_time);
+
+/// Position jerk of points, frame by frame: entry t is the RMS over the
+/// points k of ‖p_k(t+3) − 3 p_k(t+2) + 3 p_k(t+1) − p_k(t)‖ / Δt³ (units
+/// of p per s³), t = 0 .. frames − 4.
+/// @throws std::invalid_argument if frame_time <= 0 or rows differ in size.
+std::vector<double> PointJerk(
+    const std::vector<std::vector<Eigen::Vector3d>>& positions,
+    double frame_time);
 
 /// Measures a solved motion.
 /// @param q q[t], the target's configuration at frame t.

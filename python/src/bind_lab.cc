@@ -411,6 +411,7 @@ void BindLab(py::module_& m) {
   BindDataAndExperiments(m);
   BindStudyGoals(m);
   BindStudies(m);  // bind_study.cc
+  BindRetargeting(m);  // bind_retarget.cc
   BindBenchmarkTargets(m);
   BindBenchmarkRuns(m);
 }

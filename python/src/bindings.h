@@ -92,6 +92,9 @@ void BindLab(py::module_& m);
 /// tests and claims; called by BindLab after the goal specifications.
 void BindStudies(py::module_& m);
 void BindReach(py::module_& m);
+/// Motion retargeting and the procedural motions (bind_retarget.cc); called
+/// by BindLab.
+void BindRetargeting(py::module_& m);
 
 /// A C-contiguous float64 view of `object` (no copy when it already is one;
 /// integer and boolean arrays are converted). Throws ValueError naming `name`
