@@ -9,6 +9,7 @@
 #include <fcl/geometry/shape/convex.h>
 #include <fcl/geometry/shape/cylinder.h>
 #include <fcl/geometry/shape/sphere.h>
+#include <fcl/narrowphase/collision.h>
 #include <fcl/narrowphase/distance.h>
 
 #include "constraints/collision.h"
@@ -88,27 +89,50 @@ ShapeDistance ClosedForm(const PreparedShape& a, const Eigen::Isometry3d& X_WA,
   return out;
 }
 
-// FCL's signed distance and witness points (world frame). GJK and EPA of
-// FCL's own solver (GST_INDEP): libccd's GJK distance (GST_LIBCCD) returns
+// FCL's signed distance and witness points (world frame): GJK of FCL's own
+// solver (GST_INDEP) apart, the deepest contact of fcl::collide (EPA)
+// overlapping: libccd's GJK distance (GST_LIBCCD) returns
 // wrong distances between two polytopes in FCL 0.7 (e.g. 1.64 instead of
 // 1.25 between a box and a box-shaped hull), caught by the hand-computed
 // cases of tests/constraints/shape_distance_test.cc.
 double FclDistance(const PreparedShape& a, const Eigen::Isometry3d& X_WA,
                    const PreparedShape& b, const Eigen::Isometry3d& X_WB,
                    Eigen::Vector3d* on_first, Eigen::Vector3d* on_second) {
+  const fcl::CollisionGeometryd* ga = a.fcl().geometry.get();
+  const fcl::CollisionGeometryd* gb = b.fcl().geometry.get();
   fcl::DistanceRequestd request;
   request.enable_nearest_points = on_first != nullptr;
-  request.enable_signed_distance = true;
   request.gjk_solver_type = fcl::GST_INDEP;
   request.distance_tolerance = kFclTolerance;
   fcl::DistanceResultd result;
-  fcl::distance(a.fcl().geometry.get(), X_WA, b.fcl().geometry.get(), X_WB,
-                request, result);
-  if (on_first != nullptr) {
-    *on_first = result.nearest_points[0];
-    *on_second = result.nearest_points[1];
+  fcl::distance(ga, X_WA, gb, X_WB, request, result);
+  if (result.min_distance > 0.0) {
+    if (on_first != nullptr) {
+      *on_first = result.nearest_points[0];
+      *on_second = result.nearest_points[1];
+    }
+    return result.min_distance;
   }
-  return result.min_distance;
+  // Overlapping: the deepest of FCL's contacts. (FCL's own signed distance
+  // does the same but asserts that a contact exists, which fails when the
+  // shapes only touch.)
+  fcl::CollisionRequestd collision_request;
+  collision_request.enable_contact = true;
+  collision_request.num_max_contacts = 16;
+  collision_request.gjk_solver_type = fcl::GST_INDEP;
+  fcl::CollisionResultd collision;
+  fcl::collide(ga, X_WA, gb, X_WB, collision_request, collision);
+  double depth = 0.0;
+  Eigen::Vector3d point = 0.5 * (X_WA.translation() + X_WB.translation());
+  for (std::size_t i = 0; i < collision.numContacts(); ++i) {
+    const fcl::Contactd& contact = collision.getContact(i);
+    if (contact.penetration_depth > depth) {
+      depth = contact.penetration_depth;
+      point = contact.pos;
+    }
+  }
+  if (on_first != nullptr) *on_first = *on_second = point;
+  return -depth;
 }
 
 }  // namespace

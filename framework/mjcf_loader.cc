@@ -557,11 +557,6 @@ std::shared_ptr<const ConvexHull> LoadMeshHull(const std::string& path,
                                                const std::string& owner,
                                                const Eigen::Vector3d& scale) {
   const Reporter report(owner);
-  if (const std::string why = internal::UnreadableFileReason(
-          path, "a mesh file (STL or OBJ)");
-      !why.empty()) {
-    report.Fail(why);
-  }
   std::string extension;
   if (const auto dot = path.find_last_of('.');
       dot != std::string::npos && path.find('/', dot) == std::string::npos) {
@@ -572,6 +567,11 @@ std::shared_ptr<const ConvexHull> LoadMeshHull(const std::string& path,
   if (extension != "stl" && extension != "obj") {
     report.Fail("mesh ", path, ": only STL and OBJ meshes are read (MuJoCo's "
                 "mesh formats); convert it, e.g. to STL");
+  }
+  if (const std::string why = internal::UnreadableFileReason(
+          path, "a mesh file (STL or OBJ)");
+      !why.empty()) {
+    report.Fail(why);
   }
   if (!scale.allFinite() || !(scale.array() > 0.0).all()) {
     report.Fail("mesh ", path, ": the scale must be finite and > 0; got ",
