@@ -62,7 +62,8 @@ void RandomPose(const Model& model, std::mt19937_64* rng, Eigen::VectorXd* q) {
 
 std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
                                              int count, std::uint64_t seed,
-                                             SeedMode mode) {
+                                             SeedMode mode,
+                                             const CollisionSetup* collisions) {
   // Targets and seeds come from separate streams, so mid-limits and random
   // runs share the same targets.
   std::mt19937_64 target_rng(seed);
@@ -73,6 +74,16 @@ std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
   const Eigen::VectorXd mid = model.MidLimits();
   for (BenchmarkTarget& t : targets) {
     RandomPose(model, &target_rng, &q);
+    for (int draw = 1;
+         collisions != nullptr && IndependentMinDistance(model, *collisions, q) < 0.0;
+         ++draw) {
+      if (draw == 1000) {
+        throw std::invalid_argument(
+            "GenerateTargets: 1000 random configurations all collide; check "
+            "the collision shapes and obstacles");
+      }
+      RandomPose(model, &target_rng, &q);
+    }
     ForwardKinematics(model, q, &data);
     t.target = SitePose(model, data, site);
     t.seed = mid;
@@ -81,12 +92,11 @@ std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
   return targets;
 }
 
-Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
-                                    const Eigen::VectorXd& q) {
+AlignedVector<Eigen::Isometry3d> ReferenceStepPoses(const Model& model,
+                                                    const Eigen::VectorXd& q) {
   const Eigen::VectorXd q_full =
       q.size() == model.nq_full() ? q : model.FullConfiguration(q);
-  std::vector<Eigen::Isometry3d, Eigen::aligned_allocator<Eigen::Isometry3d>>
-      X_W(model.num_steps());
+  AlignedVector<Eigen::Isometry3d> X_W(model.num_steps());
   for (int i = 0; i < model.num_steps(); ++i) {
     Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
     if (model.kind(i) == StepKind::kRevolute) {
@@ -99,7 +109,44 @@ Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
                                          : X_W[model.parent(i)];
     X_W[i] = parent * model.X_PJ(i) * motion;
   }
-  return X_W[model.site_step(site)] * model.X_FS(site);
+  return X_W;
+}
+
+Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
+                                    const Eigen::VectorXd& q) {
+  return ReferenceStepPoses(model, q)[model.site_step(site)] *
+         model.X_FS(site);
+}
+
+double IndependentMinDistance(const Model& model,
+                              const CollisionSetup& collisions,
+                              const Eigen::VectorXd& q) {
+  const AlignedVector<Eigen::Isometry3d> X_W = ReferenceStepPoses(model, q);
+  const auto pose = [&](const LinkShape& s) {
+    return X_W[model.link_step(model.LinkIndex(s.link))] * s.X_LG;
+  };
+  double best = kInfinity;
+  for (const auto& pair : ShapeCollisionPairs(
+           model, collisions.shapes,
+           static_cast<int>(collisions.obstacles.size()),
+           collisions.self_pairs)) {
+    const LinkShape& a = collisions.shapes[pair.first];
+    const PreparedShape prepared_a(a.shape);
+    if (pair.obstacle) {
+      const WorldShape& o = collisions.obstacles[pair.second];
+      best = std::min(best, ComputeShapeDistanceFcl(prepared_a, pose(a),
+                                                    PreparedShape(o.shape),
+                                                    o.X_WG)
+                                .distance);
+    } else {
+      const LinkShape& b = collisions.shapes[pair.second];
+      best = std::min(best, ComputeShapeDistanceFcl(prepared_a, pose(a),
+                                                    PreparedShape(b.shape),
+                                                    pose(b))
+                                .distance);
+    }
+  }
+  return best;
 }
 
 double MimicRelationError(const Model& model, const Eigen::VectorXd& q_full) {
@@ -123,7 +170,8 @@ bool FullWithinLimits(const Model& model, const Eigen::VectorXd& q_full) {
 }
 
 Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
-                    const Eigen::Isometry3d& target, double tolerance) {
+                    const Eigen::Isometry3d& target, double tolerance,
+                    const CollisionSetup* collisions) {
   Verification v;
   if (q.size() != model.nq() || !q.allFinite()) {
     v.position_error = v.rotation_error = v.mimic_error = kInfinity;
@@ -141,8 +189,12 @@ Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
   // intersected onto their leaders), and the free coordinates' box.
   v.within_limits =
       model.WithinLimits(q, 0.0) && FullWithinLimits(model, q_full);
+  if (collisions != nullptr) {
+    v.min_distance = IndependentMinDistance(model, *collisions, q_full);
+  }
   v.success = v.position_error <= tolerance && v.rotation_error <= tolerance &&
-              v.within_limits && v.mimic_error <= kMimicRelationTolerance;
+              v.within_limits && v.mimic_error <= kMimicRelationTolerance &&
+              v.min_distance >= -tolerance;
   return v;
 }
 
@@ -151,9 +203,11 @@ BenchmarkSolver IklabBenchmarkSolver(
     std::function<std::unique_ptr<Solver>(double, double)> make) {
   BenchmarkSolver solver;
   solver.name = std::move(name);
-  solver.make = [make = std::move(make)](
-                    const std::shared_ptr<const Model>& model, int site,
-                    double budget, double tolerance) -> TargetSolve {
+  solver.make_with_goals =
+      [make = std::move(make)](
+          const std::shared_ptr<const Model>& model, int site, double budget,
+          double tolerance,
+          const std::vector<std::shared_ptr<Goal>>& extra) -> TargetSolve {
     // Rotation error weighted 0.4 against length (metres): w_o = 0.4².
     PositionOrientationScales scales;
     scales.w_o = 0.4 * 0.4;
@@ -162,6 +216,7 @@ BenchmarkSolver IklabBenchmarkSolver(
         scales);
     auto problem = std::make_shared<Problem>(model);
     problem->AddGoal(goal);
+    for (const auto& g : extra) problem->AddGoal(g);
     std::shared_ptr<const Solver> instance = make(budget, tolerance);
     instance->Prepare(*problem);  // set-up outside the timed solves
     return [goal, problem, instance](const Eigen::Isometry3d& X_BT,
@@ -169,6 +224,11 @@ BenchmarkSolver IklabBenchmarkSolver(
       goal->set_target(X_BT);
       return instance->Solve(*problem, seed);
     };
+  };
+  solver.make = [with_goals = solver.make_with_goals](
+                    const std::shared_ptr<const Model>& model, int site,
+                    double budget, double tolerance) {
+    return with_goals(model, site, budget, tolerance, {});
   };
   return solver;
 }
@@ -331,7 +391,8 @@ std::vector<TargetOutcome> RunTargets(
       TargetOutcome& o = outcomes[k];
       o.overran = settings.time_budget_seconds > 0.0 &&
                   o.microseconds > 1e6 * settings.time_budget_seconds;
-      o.check = Verify(*model, site, o.q, targets[k].target, settings.tolerance);
+      o.check = Verify(*model, site, o.q, targets[k].target, settings.tolerance,
+                       settings.collisions.get());
       o.success = o.claimed && o.check.success && !o.overran;
     }
     if (progress) progress(static_cast<int>(targets.size()));
@@ -367,8 +428,13 @@ std::vector<TargetOutcome> RunTargets(
        [&](const SolveOptions&, const Trial& trial) -> std::unique_ptr<Solver> {
          return std::make_unique<TargetSolver>(
              solver.name,
-             solver.make(model, site, settings.time_budget_seconds,
-                         settings.tolerance),
+             settings.collisions
+                 ? solver.make_with_goals(
+                       model, site, settings.time_budget_seconds,
+                       settings.tolerance,
+                       {settings.collisions->MakeGoal(*model)})
+                 : solver.make(model, site, settings.time_budget_seconds,
+                               settings.tolerance),
              targets[trial.index].target);
        },
        1});
@@ -382,7 +448,8 @@ std::vector<TargetOutcome> RunTargets(
   std::vector<Verification> checks(targets.size());
   study.accept = [&](const StudyRecord& r) {
     checks[r.trial] =
-        Verify(*model, site, r.q, targets[r.trial].target, settings.tolerance);
+        Verify(*model, site, r.q, targets[r.trial].target, settings.tolerance,
+               settings.collisions.get());
     return r.claimed && checks[r.trial].success && !overran(r.microseconds);
   };
   const StudyResult result =

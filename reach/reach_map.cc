@@ -46,8 +46,11 @@ std::uint64_t QuerySeed(std::uint64_t seed, std::int64_t voxel,
 }
 
 ReachTask::ReachTask(std::shared_ptr<const Model> model,
-                     const std::string& site, const ReachSettings& settings)
-    : model_(std::move(model)), settings_(settings) {
+                     const std::string& site, const ReachSettings& settings,
+                     std::shared_ptr<const CollisionSetup> collisions)
+    : model_(std::move(model)),
+      settings_(settings),
+      collisions_(std::move(collisions)) {
   if (!model_) ThrowInvalidArgument("ReachTask: model is null");
   std::string why;
   if (!settings_.IsValid(&why)) ThrowInvalidArgument("reach settings: ", why);
@@ -69,8 +72,12 @@ ReachTask::ReachTask(std::shared_ptr<const Model> model,
         ApproachOrientations(settings_.approach_axes, settings_.rolls);
   }
   const bool want_analytic = settings_.solver == ReachSolverKind::kAnalytic6r;
+  if (want_analytic && collisions_) {
+    ThrowInvalidArgument("solver analytic-6r takes no collision goal; use "
+                         "bounded-lm (or auto) with collisions");
+  }
   if (settings_.solver != ReachSolverKind::kBoundedLm &&
-      !settings_.position_only) {
+      !settings_.position_only && !collisions_) {
     std::string reason;
     if (SixRArm::Create(*model_, site_, &reason)) {
       SixRAnalyticOptions options;
@@ -143,6 +150,7 @@ VoxelResult ReachTask::ComputeVoxel(std::int64_t v) const {
         model, site_name, Eigen::Isometry3d::Identity(), 1.0, scales);
     problem.AddGoal(pose_goal);
   }
+  if (collisions_) problem.AddGoal(collisions_->MakeGoal(model));
   BoundedLmOptions lm;
   lm.common.max_iterations = settings_.max_iterations;
   lm.common.time_budget_seconds = 0.0;  // iteration caps only: deterministic
@@ -179,8 +187,12 @@ VoxelResult ReachTask::ComputeVoxel(std::int64_t v) const {
     if (!solved.converged()) continue;
     const bool ok =
         settings_.position_only
-            ? VerifiedPosition(model, site_, solved.q, p, settings_.tolerance)
-            : Verify(model, site_, solved.q, target, settings_.tolerance)
+            ? VerifiedPosition(model, site_, solved.q, p, settings_.tolerance) &&
+                  (!collisions_ ||
+                   IndependentMinDistance(model, *collisions_, solved.q) >=
+                       -settings_.tolerance)
+            : Verify(model, site_, solved.q, target, settings_.tolerance,
+                     collisions_.get())
                   .success;
     if (!ok) continue;
     ForwardKinematics(model, solved.q, &data);
@@ -285,6 +297,27 @@ std::uint64_t ReachTask::Fingerprint() const {
   h.Add(solver_name());
   h.Add(static_cast<std::int64_t>(settings_.max_attempts));
   h.Add(static_cast<std::int64_t>(settings_.max_iterations));
+  // The collision setup (only when there is one, so that the fingerprints of
+  // maps without it stay what they were): its checked pairs and shapes.
+  if (collisions_) {
+    h.Add(std::string("collisions"));
+    for (const auto& [a, b] : collisions_->self_pairs) {
+      h.Add(a);
+      h.Add(b);
+    }
+    for (const LinkShape& shape : collisions_->shapes) {
+      h.Add(shape.link);
+      h.Add(static_cast<std::int64_t>(shape.shape.type));
+      h.Add(shape.shape.radius);
+      h.Add(shape.shape.half_length);
+      h.Add(shape.X_LG.matrix().data(), 16 * sizeof(double));
+    }
+    for (const WorldShape& o : collisions_->obstacles) {
+      h.Add(static_cast<std::int64_t>(o.shape.type));
+      h.Add(o.shape.radius);
+      h.Add(o.X_WG.matrix().data(), 16 * sizeof(double));
+    }
+  }
   h.Add(settings_.tolerance);
   h.Add(static_cast<std::int64_t>(settings_.seed));
   return h.value();
