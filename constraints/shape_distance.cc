@@ -90,8 +90,8 @@ ShapeDistance ClosedForm(const PreparedShape& a, const Eigen::Isometry3d& X_WA,
 }
 
 // FCL's signed distance and witness points (world frame): GJK of FCL's own
-// solver (GST_INDEP) apart, the deepest contact of fcl::collide (EPA)
-// overlapping: libccd's GJK distance (GST_LIBCCD) returns
+// solver (GST_INDEP) apart, the deepest contact of fcl::collide (libccd's
+// EPA) overlapping: libccd's GJK distance (GST_LIBCCD) returns
 // wrong distances between two polytopes in FCL 0.7 (e.g. 1.64 instead of
 // 1.25 between a box and a box-shaped hull), caught by the hand-computed
 // cases of tests/constraints/shape_distance_test.cc.
@@ -118,8 +118,10 @@ double FclDistance(const PreparedShape& a, const Eigen::Isometry3d& X_WA,
   // shapes only touch.)
   fcl::CollisionRequestd collision_request;
   collision_request.enable_contact = true;
-  collision_request.num_max_contacts = 16;
-  collision_request.gjk_solver_type = fcl::GST_INDEP;
+  collision_request.num_max_contacts = 1;
+  // libccd's EPA (FCL's own solver reports zero depth for some pairs, e.g.
+  // a sphere inside a hull); one contact.
+  collision_request.gjk_solver_type = fcl::GST_LIBCCD;
   fcl::CollisionResultd collision;
   fcl::collide(ga, X_WA, gb, X_WB, collision_request, collision);
   double depth = 0.0;

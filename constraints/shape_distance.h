@@ -24,13 +24,18 @@
 /// exact for overlap too. Every pair with a box, cylinder or convex hull
 /// goes to FCL (Pan, Chitta & Manocha, "FCL: A general purpose library for
 /// collision and proximity queries", ICRA 2012; Debian's libfcl-dev):
-/// `fcl::distance` with nearest points and signed distance (FCL's own GJK
-/// for separated shapes, its EPA for the penetration depth). Apart (d > 0),
-/// n = (p_A − p_B)/d. Overlapping, FCL's witness points may coincide (box–box
-/// gives one point of the overlap for both), so there n is the gradient of
-/// FCL's signed distance over A's translation by central differences (six
-/// more queries, step 1e-6): the direction that separates fastest.
-/// Tested against finite differences both ways.
+/// `fcl::distance` (FCL's own GJK, GST_INDEP) for separated shapes,
+/// n = (p_A − p_B)/d; libccd's GJK distance (GST_LIBCCD) is wrong between
+/// two polytopes in FCL 0.7 (1.64 instead of 1.25 for two boxes), so it is
+/// not used. Overlapping, d = −(depth of fcl::collide's contact, libccd's
+/// EPA) and n is the gradient of that signed distance over A's translation
+/// by central differences (six more queries, step 1e-6), since the contact
+/// gives one point for both shapes. EPA's depth is approximate for curved
+/// shapes (capsule pairs: off by up to ~0.1 m at 0.1 m overlap in the tests,
+/// hence the closed form for them) and noisy at deep overlap of boxes,
+/// cylinders and hulls, where n is only a rough separating direction (not
+/// checked by the tests); separated distances and normals are exact to
+/// GJK's 1e-10 tolerance.
 /// When the closed form's core segments cross, or FCL's difference gradient
 /// is not near unit length (a kink of d), n = 0 and the result is marked
 /// degenerate (no gradient direction).
