@@ -90,6 +90,11 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
                       "Base link of --urdf's chain (body of --mjcf's)");
   command->add_option("--tip", o->tip_link,
                       "Tip link of --urdf's chain (site or body of --mjcf's)");
+  command->add_option(
+      "--collisions", o->collisions,
+      "Collision-free answers: 'self' (the robot file's collision shapes, "
+      "self-collision matrix computed as MoveIt's setup assistant does), "
+      "'OBSTACLES.json', or 'self,OBSTACLES.json'");
   command->add_option("--targets-csv", o->targets_csv,
                       "Your own targets: CSV, per row the seed joint vector "
                       "then x,y,z,qw,qx,qy,qz; a first line ending in "
@@ -308,7 +313,9 @@ std::optional<BenchmarkSummary> RunSolver(const TargetSet& set,
   const char* robot = set.robot->name.c_str();
   const char* mode = set.mode_name.c_str();
   const std::string not_applicable =
-      NotApplicable(solver, *set.model, set.site);
+      settings.collisions && !solver.make_with_goals
+          ? "takes no collision goal"
+          : NotApplicable(solver, *set.model, set.site);
   if (!not_applicable.empty()) {
     std::fprintf(stderr, "%-12s %-10s %-24s n/a (%s)\n", robot, mode,
                  solver.name.c_str(), not_applicable.c_str());
@@ -371,6 +378,30 @@ bool RunRobot(const BenchCommandOptions& o, const BenchmarkRobot& robot,
       std::to_string(o.targets) + " targets of " + robot.name,
       "reduce --targets");
   set.site = model.SiteIndex(robot.tip_link);
+  BenchmarkSettings robot_settings = settings;
+  if (!o.collisions.empty()) {
+    try {
+      const bool mjcf = !robot.mjcf_path.empty();
+      auto setup = std::make_shared<CollisionSetup>(MakeCollisionSetup(
+          ParseCollisionSetting(o.collisions), model,
+          mjcf ? robot.mjcf_path : robot.urdf_path, mjcf));
+      std::fprintf(stderr,
+                   "%-12s collisions: %zu shapes, %zu of %zu self pairs "
+                   "checked (%d adjacent, %d default, %d always, %d never in "
+                   "%d samples), %zu obstacles\n",
+                   robot.name.c_str(), setup->shapes.size(),
+                   setup->self_pairs.size(), setup->matrix.pairs.size(),
+                   setup->matrix.Count(CollisionPairReason::kAdjacent),
+                   setup->matrix.Count(CollisionPairReason::kDefault),
+                   setup->matrix.Count(CollisionPairReason::kAlways),
+                   setup->matrix.Count(CollisionPairReason::kNever),
+                   setup->matrix.samples, setup->obstacles.size());
+      robot_settings.collisions = std::move(setup);
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "iklab bench: %s\n", e.what());
+      return false;
+    }
+  }
   for (const std::string& mode_name : o.seed_modes) {
     const SeedMode mode =
         mode_name == "random" ? SeedMode::kRandom : SeedMode::kMidLimits;
@@ -378,7 +409,7 @@ bool RunRobot(const BenchCommandOptions& o, const BenchmarkRobot& robot,
       set.targets =
           o.targets_csv.empty()
               ? GenerateTargets(model, set.site, o.targets, o.seed, mode,
-                                o.threads)
+                                o.threads, robot_settings.collisions.get())
               : ReadTargetsCsv(o.targets_csv, model.nq());
     } catch (const std::bad_alloc&) {
       throw;  // RunCommandLine says "out of memory" and what to reduce
@@ -394,7 +425,7 @@ bool RunRobot(const BenchCommandOptions& o, const BenchmarkRobot& robot,
     bool first = true;
     for (const BenchmarkSolver& solver : solvers) {
       const std::optional<BenchmarkSummary> s =
-          RunSolver(set, solver, settings, /*append=*/!first);
+          RunSolver(set, solver, robot_settings, /*append=*/!first);
       if (!s) continue;
       first = false;
       summaries->push_back(*s);

@@ -44,6 +44,9 @@ struct BenchCommandOptions {
   std::string base_link;
   std::string tip_link;
   std::string targets_csv;
+  /// "self", "OBSTACLES.json" or "self,OBSTACLES.json" (lab/collision_files.h);
+  /// empty: no collisions.
+  std::string collisions;
 };
 
 /// Declares the options of `iklab bench` on `command`.

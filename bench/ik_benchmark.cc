@@ -66,7 +66,8 @@ void RandomPose(const Model& model, std::mt19937_64* rng, Eigen::VectorXd* q) {
 
 std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
                                              int count, std::uint64_t seed,
-                                             SeedMode mode, int threads) {
+                                             SeedMode mode, int threads,
+                                             const CollisionSetup* collisions) {
   CheckThreadCount(threads, "GenerateTargets: threads");
   if (count < 0) ThrowInvalidArgument("GenerateTargets: count must be >= 0, got ", count);
   // Targets and seeds come from separate streams, so mid-limits and random
@@ -82,6 +83,16 @@ std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
   const Eigen::VectorXd mid = model.MidLimits();
   for (int k = 0; k < count; ++k) {
     RandomPose(model, &target_rng, &q);
+    for (int draw = 1;
+         collisions != nullptr && IndependentMinDistance(model, *collisions, q) < 0.0;
+         ++draw) {
+      if (draw == 1000) {
+        throw std::invalid_argument(
+            "GenerateTargets: 1000 random configurations all collide; check "
+            "the collision shapes and obstacles");
+      }
+      RandomPose(model, &target_rng, &q);
+    }
     poses.col(k) = q;
     BenchmarkTarget& t = targets[k];
     t.seed = mid;
@@ -101,12 +112,11 @@ std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
   return targets;
 }
 
-Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
-                                    const Eigen::VectorXd& q) {
+AlignedVector<Eigen::Isometry3d> ReferenceStepPoses(const Model& model,
+                                                    const Eigen::VectorXd& q) {
   const Eigen::VectorXd q_full =
       q.size() == model.nq_full() ? q : model.FullConfiguration(q);
-  std::vector<Eigen::Isometry3d, Eigen::aligned_allocator<Eigen::Isometry3d>>
-      X_W(model.num_steps());
+  AlignedVector<Eigen::Isometry3d> X_W(model.num_steps());
   for (int i = 0; i < model.num_steps(); ++i) {
     Eigen::Isometry3d motion = Eigen::Isometry3d::Identity();
     if (model.kind(i) == StepKind::kRevolute) {
@@ -119,7 +129,44 @@ Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
                                          : X_W[model.parent(i)];
     X_W[i] = parent * model.X_PJ(i) * motion;
   }
-  return X_W[model.site_step(site)] * model.X_FS(site);
+  return X_W;
+}
+
+Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
+                                    const Eigen::VectorXd& q) {
+  return ReferenceStepPoses(model, q)[model.site_step(site)] *
+         model.X_FS(site);
+}
+
+double IndependentMinDistance(const Model& model,
+                              const CollisionSetup& collisions,
+                              const Eigen::VectorXd& q) {
+  const AlignedVector<Eigen::Isometry3d> X_W = ReferenceStepPoses(model, q);
+  const auto pose = [&](const LinkShape& s) {
+    return X_W[model.link_step(model.LinkIndex(s.link))] * s.X_LG;
+  };
+  double best = kInfinity;
+  for (const auto& pair : ShapeCollisionPairs(
+           model, collisions.shapes,
+           static_cast<int>(collisions.obstacles.size()),
+           collisions.self_pairs)) {
+    const LinkShape& a = collisions.shapes[pair.first];
+    const PreparedShape prepared_a(a.shape);
+    if (pair.obstacle) {
+      const WorldShape& o = collisions.obstacles[pair.second];
+      best = std::min(best, ComputeShapeDistanceFcl(prepared_a, pose(a),
+                                                    PreparedShape(o.shape),
+                                                    o.X_WG)
+                                .distance);
+    } else {
+      const LinkShape& b = collisions.shapes[pair.second];
+      best = std::min(best, ComputeShapeDistanceFcl(prepared_a, pose(a),
+                                                    PreparedShape(b.shape),
+                                                    pose(b))
+                                .distance);
+    }
+  }
+  return best;
 }
 
 double MimicRelationError(const Model& model, const Eigen::VectorXd& q_full) {
@@ -143,7 +190,8 @@ bool FullWithinLimits(const Model& model, const Eigen::VectorXd& q_full) {
 }
 
 Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
-                    const Eigen::Isometry3d& target, double tolerance) {
+                    const Eigen::Isometry3d& target, double tolerance,
+                    const CollisionSetup* collisions) {
   Verification v;
   if (q.size() != model.nq() || !q.allFinite()) {
     v.position_error = v.rotation_error = v.mimic_error = kInfinity;
@@ -161,8 +209,12 @@ Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
   // intersected onto their leaders), and the free coordinates' box.
   v.within_limits =
       model.WithinLimits(q, 0.0) && FullWithinLimits(model, q_full);
+  if (collisions != nullptr) {
+    v.min_distance = IndependentMinDistance(model, *collisions, q_full);
+  }
   v.success = v.position_error <= tolerance && v.rotation_error <= tolerance &&
-              v.within_limits && v.mimic_error <= kMimicRelationTolerance;
+              v.within_limits && v.mimic_error <= kMimicRelationTolerance &&
+              v.min_distance >= -tolerance;
   return v;
 }
 
@@ -171,9 +223,11 @@ BenchmarkSolver IklabBenchmarkSolver(
     std::function<std::unique_ptr<Solver>(double, double)> make) {
   BenchmarkSolver solver;
   solver.name = std::move(name);
-  solver.make = [make = std::move(make)](
-                    const std::shared_ptr<const Model>& model, int site,
-                    double budget, double tolerance) -> TargetSolve {
+  solver.make_with_goals =
+      [make = std::move(make)](
+          const std::shared_ptr<const Model>& model, int site, double budget,
+          double tolerance,
+          const std::vector<std::shared_ptr<Goal>>& extra) -> TargetSolve {
     // Rotation error weighted 0.4 against length (metres): w_o = 0.4².
     PositionOrientationScales scales;
     scales.w_o = 0.4 * 0.4;
@@ -182,6 +236,7 @@ BenchmarkSolver IklabBenchmarkSolver(
         scales);
     auto problem = std::make_shared<Problem>(model);
     problem->AddGoal(goal);
+    for (const auto& g : extra) problem->AddGoal(g);
     std::shared_ptr<const Solver> instance = make(budget, tolerance);
     instance->Prepare(*problem);  // set-up outside the timed solves
     return [goal, problem, instance](const Eigen::Isometry3d& X_BT,
@@ -189,6 +244,11 @@ BenchmarkSolver IklabBenchmarkSolver(
       goal->set_target(X_BT);
       return instance->Solve(*problem, seed);
     };
+  };
+  solver.make = [with_goals = solver.make_with_goals](
+                    const std::shared_ptr<const Model>& model, int site,
+                    double budget, double tolerance) {
+    return with_goals(model, site, budget, tolerance, {});
   };
   return solver;
 }
@@ -325,7 +385,8 @@ void Judge(const Model& model, int site, const BenchmarkTarget& target,
   o->claimed = o->status == SolveStatus::kConverged;
   o->overran = settings.time_budget_seconds > 0.0 &&
                o->microseconds > 1e6 * settings.time_budget_seconds;
-  o->check = Verify(model, site, o->q, target.target, settings.tolerance);
+  o->check = Verify(model, site, o->q, target.target, settings.tolerance,
+                    settings.collisions.get());
   o->success = o->claimed && o->check.success && !o->overran;
 }
 
@@ -369,9 +430,15 @@ std::vector<TargetOutcome> RunTargets(
   }
   // One TargetSolve per worker thread, made outside the timed calls on the
   // thread's first chunk.
+  // With collisions, the solver also gets the collision goal (a penalty).
   tbb::enumerable_thread_specific<TargetSolve> solves([&] {
-    return solver.make(model, site, settings.time_budget_seconds,
-                       settings.tolerance);
+    return settings.collisions
+               ? solver.make_with_goals(model, site,
+                                        settings.time_budget_seconds,
+                                        settings.tolerance,
+                                        {settings.collisions->MakeGoal(*model)})
+               : solver.make(model, site, settings.time_budget_seconds,
+                             settings.tolerance);
   });
   using Clock = std::chrono::steady_clock;
   std::size_t done = 0;  // touched by the serial, in-order stage only

@@ -18,6 +18,16 @@
 /// the optimized kinematics code) and a limits check; a claimed success that
 /// fails the check counts as a failure and is reported.
 ///
+/// Collisions (`--collisions`, BenchmarkSettings::collisions). Targets come
+/// from collision-free random configurations only (so each target has a
+/// collision-free answer); every iklab solver gets the collision goal
+/// (constraints/shape_collision.h) as a penalty beside the pose goal, so its
+/// convergence test includes it; a success also needs the independent
+/// clearance check: IndependentMinDistance ≥ −tolerance (the same 1e-5 m as
+/// the position), computed from ReferenceStepPoses and FCL for every pair
+/// (none of the solver's FK, and not the goal's closed forms). Solvers that
+/// cannot take an extra goal (other libraries', the SIMD batch) are n/a.
+///
 /// Mimic joints. Solvers answer in the model's free coordinates; the check
 /// expands them to the full joint vector (Model::FullConfiguration), verifies
 /// every declared relation q_joint = a·q_leader + b on it, runs the
@@ -29,6 +39,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +49,7 @@
 
 #include "bench/target_csv.h"
 #include "framework/model.h"
+#include "lab/collision_files.h"
 #include "solvers/solver.h"
 
 namespace iklab {
@@ -67,10 +79,14 @@ const char* SeedModeName(SeedMode mode);
 /// of the targets). The same seed gives the same targets at any thread
 /// count: the joint vectors are drawn in order from one stream (cheap), the
 /// forward kinematics of the targets run in chunks on `threads` threads.
+/// With `collisions`, configurations whose IndependentMinDistance is
+/// negative are drawn again (at most 1000 draws per target).
 /// @param threads worker threads, ≥ 1 (CheckThreadCount).
-std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
-                                             int count, std::uint64_t seed,
-                                             SeedMode mode, int threads = 1);
+/// @throws std::invalid_argument when 1000 draws find no collision-free
+///   configuration.
+std::vector<BenchmarkTarget> GenerateTargets(
+    const Model& model, int site, int count, std::uint64_t seed, SeedMode mode,
+    int threads = 1, const CollisionSetup* collisions = nullptr);
 
 /// Pose of `site` computed independently of kinematics.cc: a plain
 /// recursion over the model's steps with Eigen AngleAxis/Translation
@@ -81,6 +97,18 @@ std::vector<BenchmarkTarget> GenerateTargets(const Model& model, int site,
 ///   Model::FullConfiguration (the same vector when there are no mimics).
 Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
                                     const Eigen::VectorXd& q);
+
+/// World poses of every step, computed as ReferenceSitePose does.
+AlignedVector<Eigen::Isometry3d> ReferenceStepPoses(const Model& model,
+                                                    const Eigen::VectorXd& q);
+
+/// Smallest signed distance over the checked pairs of `collisions` (its
+/// enabled self pairs and every shape against every obstacle) at q: poses
+/// from ReferenceStepPoses, distances from FCL for every pair
+/// (ComputeShapeDistanceFcl). +infinity when nothing is checked.
+double IndependentMinDistance(const Model& model,
+                              const CollisionSetup& collisions,
+                              const Eigen::VectorXd& q);
 
 /// Largest violation |q_full[joint] − (a·q_full[leader] + b)| of the model's
 /// declared mimic relations (model.mimics()); 0 without mimic joints.
@@ -107,12 +135,16 @@ struct Verification {
   bool within_limits = false;
   /// MimicRelationError of the full joint vector.
   double mimic_error = 0.0;
+  /// IndependentMinDistance (+infinity without collisions).
+  double min_distance = std::numeric_limits<double>::infinity();
   bool success = false;
 };
 
 /// Checks q against the target with ReferenceSitePose and the model limits.
+/// With `collisions`, success also needs min_distance ≥ −tolerance.
 Verification Verify(const Model& model, int site, const Eigen::VectorXd& q,
-                    const Eigen::Isometry3d& target, double tolerance);
+                    const Eigen::Isometry3d& target, double tolerance,
+                    const CollisionSetup* collisions = nullptr);
 
 /// Solves one target: the site pose X_BT in the base frame, from `seed`
 /// (model order). This call is what RunTargets times. One is made per worker
@@ -153,6 +185,14 @@ struct BenchmarkSolver {
       const std::vector<BenchmarkTarget>& targets, int threads,
       double tolerance)>
       batch;
+  /// Set for iklab solvers: as `make`, with `extra` goals added to each
+  /// thread's problem beside the pose goal (the collision goal of
+  /// --collisions). Unset: the solver is n/a with collisions.
+  std::function<TargetSolve(const std::shared_ptr<const Model>& model,
+                            int site, double time_budget_seconds,
+                            double tolerance,
+                            const std::vector<std::shared_ptr<Goal>>& extra)>
+      make_with_goals;
 };
 
 /// "bounded-lm-simd": bounded LM (the benchmark's options, no time budget of
@@ -195,6 +235,8 @@ struct BenchmarkSettings {
   double time_budget_seconds = 0.005;
   /// Success tolerance on each component (m and rad).
   double tolerance = 1e-5;
+  /// Collision setup (shapes, enabled self pairs, obstacles), or null.
+  std::shared_ptr<const CollisionSetup> collisions;
   /// Worker threads (one model; one problem, goal and solver per thread;
   /// targets handed out dynamically). The outcomes do not depend on it.
   int threads = 1;

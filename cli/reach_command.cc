@@ -65,6 +65,11 @@ void AddReachOptions(CLI::App* command, ReachCommandOptions* o) {
   command->add_flag("--flood-fill", o->flood_fill,
                     "Solve outward from the workspace centre, only next to "
                     "reachable voxels (skips the unreachable shells)");
+  command->add_option(
+      "--collisions", o->collisions,
+      "Collision-free answers only: 'self' (the robot file's collision "
+      "shapes, self-collision matrix as MoveIt's setup assistant computes "
+      "it), 'OBSTACLES.json', or 'self,OBSTACLES.json'");
   command
       ->add_option("--solver", o->solver,
                    "auto (analytic-6r where the arm fits, else bounded-lm), "
@@ -120,6 +125,9 @@ namespace {
 
 struct Chain {
   std::shared_ptr<const Model> model;
+  /// The robot file and whether it is MJCF (for --collisions).
+  std::string file;
+  bool mjcf = false;
   std::string robot;
   std::string base;
   std::string tip;
@@ -138,6 +146,8 @@ Chain LoadChain(const ReachCommandOptions& o) {
       throw std::invalid_argument("--mjcf needs --base and --tip");
     }
     chain.robot = std::filesystem::path(o.mjcf).stem().string();
+    chain.file = o.mjcf;
+    chain.mjcf = true;
     chain.base = o.base_link;
     chain.tip = o.tip_link;
     chain.model = std::make_shared<const Model>(
@@ -188,6 +198,7 @@ Chain LoadChain(const ReachCommandOptions& o) {
   }
   chain.model = std::make_shared<const Model>(
       LoadUrdfChain(path, chain.base, chain.tip, urdf_options).figure.Compile());
+  chain.file = path;
   return chain;
 }
 
@@ -236,7 +247,20 @@ int Run(const ReachCommandOptions& o, ProcessGroup* group) {
   namespace fs = std::filesystem;
   const bool root = group->rank() == 0;
   const Chain chain = LoadChain(o);
-  const ReachTask task(chain.model, chain.tip, Settings(o));
+  std::shared_ptr<const CollisionSetup> collisions;
+  if (!o.collisions.empty()) {
+    collisions = std::make_shared<CollisionSetup>(MakeCollisionSetup(
+        ParseCollisionSetting(o.collisions), *chain.model, chain.file,
+        chain.mjcf));
+    if (root) {
+      std::fprintf(stderr,
+                   "iklab reach: collisions: %zu shapes, %zu self pairs "
+                   "checked, %zu obstacles\n",
+                   collisions->shapes.size(), collisions->self_pairs.size(),
+                   collisions->obstacles.size());
+    }
+  }
+  const ReachTask task(chain.model, chain.tip, Settings(o), collisions);
   const double voxels = static_cast<double>(task.grid().num_voxels());
   CheckMemoryEstimate(
       voxels * (task.settings().orientations_per_voxel() + 24.0),

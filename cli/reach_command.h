@@ -42,6 +42,9 @@ struct ReachCommandOptions {
   bool position_only = false;
   bool flood_fill = false;
   std::string solver = "auto";
+  /// "self", "OBSTACLES.json" or "self,OBSTACLES.json" (lab/collision_files.h);
+  /// empty: no collision check.
+  std::string collisions;
   int attempts = 10;
   int iterations = 500;
   /// Bounded LM on the scalar solver even where the SIMD batch solver

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "constraints/internal/link_tree.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
 #include "framework/internal/check.h"
@@ -65,44 +66,6 @@ SegmentClosestPoints ClosestPoints(const Eigen::Vector3d& p0,
 
 namespace {
 
-// Parent link of each link (−1 for the root): the nearest ancestor step that
-// is some link's frame.
-std::vector<int> ParentLinks(const Model& model) {
-  std::vector<int> link_of_step(model.num_steps(), -1);
-  for (int l = 0; l < model.num_links(); ++l) {
-    link_of_step[model.link_step(l)] = l;
-  }
-  std::vector<int> parent(model.num_links(), -1);
-  for (int l = 0; l < model.num_links(); ++l) {
-    for (int s = model.link_step(l); s > 0;) {
-      s = model.parent(s);
-      if (s >= 0 && link_of_step[s] >= 0 && link_of_step[s] != l) {
-        parent[l] = link_of_step[s];
-        break;
-      }
-      if (s <= 0) {
-        if (s == 0 && link_of_step[0] >= 0 && link_of_step[0] != l) {
-          parent[l] = link_of_step[0];
-        }
-        break;
-      }
-    }
-  }
-  return parent;
-}
-
-// Links apart along the tree (through the lowest common ancestor).
-int LinkHops(const std::vector<int>& parent, int a, int b) {
-  std::vector<int> up_a;
-  for (int l = a; l >= 0; l = parent[l]) up_a.push_back(l);
-  int hops_b = 0;
-  for (int l = b; l >= 0; l = parent[l], ++hops_b) {
-    const auto it = std::find(up_a.begin(), up_a.end(), l);
-    if (it != up_a.end()) return hops_b + static_cast<int>(it - up_a.begin());
-  }
-  return 1 << 20;  // different trees (cannot happen in one model)
-}
-
 std::vector<CollisionGoal::Pair> MakePairs(
     const Model& model, const std::vector<LinkCapsule>& bodies,
     const std::vector<Capsule>& obstacles, const CollisionOptions& options) {
@@ -131,11 +94,11 @@ std::vector<CollisionGoal::Pair> MakePairs(
     }
   }
   if (options.skip_neighbors >= 0) {
-    const std::vector<int> parent = ParentLinks(model);
+    const std::vector<int> parent = internal::ParentLinks(model);
     for (size_t i = 0; i < bodies.size(); ++i) {
       for (size_t j = i + 1; j < bodies.size(); ++j) {
         const int a = links[i], b = links[j];
-        if (LinkHops(parent, a, b) <= options.skip_neighbors) continue;
+        if (internal::LinkHops(parent, a, b) <= options.skip_neighbors) continue;
         const bool is_allowed =
             std::find_if(allowed.begin(), allowed.end(), [&](const auto& p) {
               return (p.first == a && p.second == b) ||

@@ -1,6 +1,7 @@
 #include "framework/mjcf_loader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +15,7 @@
 
 #include <mujoco/mujoco.h>
 
+#include "framework/collision_geometry.h"
 #include "framework/internal/check.h"
 #include "framework/internal/read_file.h"
 
@@ -377,6 +379,41 @@ void AddCouplings(const mjModel& m, const Selection& selection,
   }
 }
 
+// The convex hull MuJoCo's compiler made of mesh `mesh` (Qhull): its
+// mesh_graph is numvert, numface, vert_edgeadr[numvert],
+// vert_globalid[numvert], edge_localid[numvert + 3 numface],
+// face_globalid[3 numface], the face entries indexing the mesh's vertices
+// (mjmodel.h, MuJoCo 2.2). Vertices are in the geom frame (the compiler
+// moved the mesh there). Only the hull's vertices are kept, renumbered.
+void MeshHull(const mjModel& m, int mesh, std::vector<Eigen::Vector3d>* vertices,
+              std::vector<Eigen::Vector3i>* triangles) {
+  const int address = m.mesh_graphadr[mesh];
+  if (address < 0) return;
+  const int* graph = m.mesh_graph + address;
+  const int num_vertices = graph[0], num_faces = graph[1];
+  const int* vert_globalid = graph + 2 + num_vertices;
+  const int* face_globalid = graph + 2 + 3 * num_vertices + 3 * num_faces;
+  const float* mesh_vertices = m.mesh_vert + 3 * m.mesh_vertadr[mesh];
+  std::unordered_map<int, int> local;  // mesh vertex -> hull vertex
+  for (int v = 0; v < num_vertices; ++v) {
+    const float* p = mesh_vertices + 3 * vert_globalid[v];
+    local[vert_globalid[v]] = static_cast<int>(vertices->size());
+    vertices->emplace_back(p[0], p[1], p[2]);
+  }
+  for (int f = 0; f < num_faces; ++f) {
+    Eigen::Vector3i triangle;
+    for (int k = 0; k < 3; ++k) {
+      const auto it = local.find(face_globalid[3 * f + k]);
+      if (it == local.end()) {  // not a hull vertex: keep all vertices
+        triangles->clear();
+        return;
+      }
+      triangle[k] = it->second;
+    }
+    triangles->push_back(triangle);
+  }
+}
+
 void AddSitesAndGeoms(const mjModel& m, const Selection& selection,
                       const std::vector<std::string>& link_of,
                       const MjcfOptions& options, const Reporter& report,
@@ -403,8 +440,11 @@ void AddSitesAndGeoms(const mjModel& m, const Selection& selection,
     geom.link = link_of[b];
     geom.size = Vec3(m.geom_size + 3 * g);
     geom.X_BG = Pose(m.geom_pos + 3 * g, m.geom_quat + 4 * g);
+    geom.contype = m.geom_contype[g];
+    geom.conaffinity = m.geom_conaffinity[g];
     if (m.geom_type[g] == mjGEOM_MESH && m.geom_dataid[g] >= 0) {
       geom.mesh = NameOf(m, mjOBJ_MESH, m.geom_dataid[g], "mesh");
+      MeshHull(m, m.geom_dataid[g], &geom.hull_vertices, &geom.hull_triangles);
     }
     out->geoms.push_back(std::move(geom));
   }
@@ -511,6 +551,80 @@ MjcfFigure LoadMjcfFromString(const std::string& xml,
   std::vector<std::string> warnings;
   const ModelPtr model = Compile(source_name, vfs.get(), report, &warnings);
   return Convert(*model, source_name, options, std::move(warnings));
+}
+
+std::shared_ptr<const ConvexHull> LoadMeshHull(const std::string& path,
+                                               const std::string& owner,
+                                               const Eigen::Vector3d& scale) {
+  const Reporter report(owner);
+  std::string extension;
+  if (const auto dot = path.find_last_of('.');
+      dot != std::string::npos && path.find('/', dot) == std::string::npos) {
+    extension = path.substr(dot + 1);
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+  }
+  if (extension != "stl" && extension != "obj") {
+    report.Fail("mesh ", path, ": only STL and OBJ meshes are read (MuJoCo's "
+                "mesh formats); convert it, e.g. to STL");
+  }
+  if (const std::string why = internal::UnreadableFileReason(
+          path, "a mesh file (STL or OBJ)");
+      !why.empty()) {
+    report.Fail(why);
+  }
+  if (!scale.allFinite() || !(scale.array() > 0.0).all()) {
+    report.Fail("mesh ", path, ": the scale must be finite and > 0; got ",
+                scale.transpose());
+  }
+  std::string bytes;
+  try {
+    bytes = internal::ReadFile(path, "a mesh file (STL or OBJ)");
+  } catch (const std::invalid_argument& e) {
+    report.Fail(e.what());
+  }
+  if (bytes.empty()) {
+    report.Fail("mesh ", path, " is empty; expected an STL or OBJ mesh");
+  }
+  if (bytes.size() > static_cast<std::size_t>(INT32_MAX) - 1) {
+    report.Fail("mesh ", path, " is too large (", bytes.size(), " bytes)");
+  }
+  // The mesh and a one-geom model around it, both in a virtual file system:
+  // MuJoCo reads the mesh, computes its hull and moves it to its inertial
+  // frame (geom_pos, geom_quat say where that frame is in the file's).
+  const std::string mesh_name = "mesh." + extension;
+  char scale_text[128];
+  std::snprintf(scale_text, sizeof(scale_text), "%.17g %.17g %.17g", scale.x(),
+                scale.y(), scale.z());
+  const std::string xml = StrCat(
+      "<mujoco><asset><mesh name=\"m\" file=\"", mesh_name, "\" scale=\"",
+      scale_text, "\"/></asset><worldbody><body><geom type=\"mesh\" "
+      "mesh=\"m\"/></body></worldbody></mujoco>");
+  std::unique_ptr<mjVFS, VfsDeleter> vfs(new mjVFS);
+  mj_defaultVFS(vfs.get());
+  for (const auto& [name, text] : {std::pair<std::string, const std::string*>{
+                                       "hull.xml", &xml},
+                                   {mesh_name, &bytes}}) {
+    if (mj_makeEmptyFileVFS(vfs.get(), name.c_str(),
+                            static_cast<int>(text->size())) != 0) {
+      report.Fail("MuJoCo's virtual file system refused ", path);
+    }
+    std::memcpy(vfs->filedata[mj_findFileVFS(vfs.get(), name.c_str())],
+                text->data(), text->size());
+  }
+  std::vector<std::string> warnings;
+  const Reporter mesh_report(StrCat(owner, ": mesh ", path));
+  const ModelPtr model = Compile("hull.xml", vfs.get(), mesh_report, &warnings);
+  auto hull = std::make_shared<ConvexHull>();
+  MeshHull(*model, 0, &hull->vertices, &hull->triangles);
+  if (hull->vertices.size() < 4 || hull->triangles.empty()) {
+    mesh_report.Fail("MuJoCo made no convex hull of it (fewer than 4 "
+                     "vertices not in one plane?)");
+  }
+  const Eigen::Isometry3d X_FG =
+      Pose(model->geom_pos, model->geom_quat);  // file frame F, geom frame G
+  for (Eigen::Vector3d& v : hull->vertices) v = X_FG * v;
+  return hull;
 }
 
 Eigen::VectorXd MjcfQposToQ(const MjcfFigure& mjcf, const Model& model,

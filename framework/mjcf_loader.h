@@ -74,8 +74,9 @@
 /// Inactive equalities (active="false") are ignored.
 ///
 /// Geoms. The geoms of the loaded bodies are listed (type, MuJoCo's size
-/// numbers, pose in the body frame, mesh name) in MjcfFigure::geoms for
-/// collision use; they do not change the figure.
+/// numbers, pose in the body frame, mesh name and convex hull, collision
+/// masks) in MjcfFigure::geoms for collision use
+/// (framework/collision_geometry.h); they do not change the figure.
 ///
 /// Whole model or chain. By default the whole body tree is loaded, rooted at
 /// the world body. With a base body and a tip (a site or a body:
@@ -149,6 +150,14 @@ struct MjcfGeom {
   Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();
   /// Mesh name for "mesh" geoms, else empty.
   std::string mesh;
+  /// MuJoCo's collision bit masks: both 0 marks a visual-only geom.
+  int contype = 1;
+  int conaffinity = 1;
+  /// "mesh" geoms: the convex hull MuJoCo's compiler made of the mesh
+  /// (mesh_graph), vertices in the geom frame G and triangles indexing them;
+  /// empty when MuJoCo made none.
+  std::vector<Eigen::Vector3d> hull_vertices;
+  std::vector<Eigen::Vector3i> hull_triangles;
 };
 
 /// A loaded MJCF model: the figure and what the Figure itself cannot say.

@@ -21,6 +21,7 @@
 #include "framework/internal/check.h"
 #include "framework/internal/model_magnitude.h"
 #include "framework/internal/read_file.h"
+#include "framework/internal/urdf_parse.h"
 
 namespace iklab {
 
@@ -716,6 +717,18 @@ void AddSites(const XmlIndex& index, const FigureContents& kept,
 }
 
 }  // namespace
+
+namespace internal {
+
+urdf::ModelInterfaceSharedPtr ParseUrdfChecked(const std::string& xml,
+                                               const std::string& source_name) {
+  const Reporter report(source_name);
+  const XmlIndex index = IndexXml(xml, report);
+  RefuseJointCycles(index, report);
+  return ParseOrFail(xml, index, report);
+}
+
+}  // namespace internal
 
 UrdfFigure LoadUrdfFromString(const std::string& xml,
                               const std::string& source_name,

@@ -51,10 +51,11 @@ namespace {
 // The problem of every query: one goal on the site (its target set per
 // query), the joint limits as bounds. Pose goals weight rotation 0.4
 // against metres, as in the benchmark protocol.
-// The goal is returned in *position or *pose (when not null) for its target
-// to be set.
+// With `collisions`, their goal (a penalty) as well. The goal is returned in
+// *position or *pose (when not null) for its target to be set.
 Problem QueryProblem(const std::shared_ptr<const Model>& model, int site,
                      const ReachSettings& settings,
+                     const CollisionSetup* collisions,
                      std::shared_ptr<PositionGoal>* position = nullptr,
                      std::shared_ptr<PositionOrientationGoal>* pose = nullptr) {
   Problem problem(model);
@@ -72,6 +73,7 @@ Problem QueryProblem(const std::shared_ptr<const Model>& model, int site,
     problem.AddGoal(goal);
     if (pose != nullptr) *pose = goal;
   }
+  if (collisions != nullptr) problem.AddGoal(collisions->MakeGoal(*model));
   return problem;
 }
 
@@ -92,8 +94,11 @@ BoundedLmOptions QueryOptions(const ReachSettings& settings) {
 }  // namespace
 
 ReachTask::ReachTask(std::shared_ptr<const Model> model,
-                     const std::string& site, const ReachSettings& settings)
-    : model_(std::move(model)), settings_(settings) {
+                     const std::string& site, const ReachSettings& settings,
+                     std::shared_ptr<const CollisionSetup> collisions)
+    : model_(std::move(model)),
+      settings_(settings),
+      collisions_(std::move(collisions)) {
   if (!model_) ThrowInvalidArgument("ReachTask: model is null");
   std::string why;
   if (!settings_.IsValid(&why)) ThrowInvalidArgument("reach settings: ", why);
@@ -115,8 +120,12 @@ ReachTask::ReachTask(std::shared_ptr<const Model> model,
         ApproachOrientations(settings_.approach_axes, settings_.rolls);
   }
   const bool want_analytic = settings_.solver == ReachSolverKind::kAnalytic6r;
+  if (want_analytic && collisions_) {
+    ThrowInvalidArgument("solver analytic-6r takes no collision goal; use "
+                         "bounded-lm (or auto) with collisions");
+  }
   if (settings_.solver != ReachSolverKind::kBoundedLm &&
-      !settings_.position_only) {
+      !settings_.position_only && !collisions_) {
     std::string reason;
     if (SixRArm::Create(*model_, site_, &reason)) {
       SixRAnalyticOptions options;
@@ -142,9 +151,13 @@ ReachTask::ReachTask(std::shared_ptr<const Model> model,
   }
   // Bounded LM: on the SIMD batch solver where it applies.
   why = "ReachSettings::simd is false";
-  const Problem problem = QueryProblem(model_, site_, settings_);
+  const Problem problem =
+      QueryProblem(model_, site_, settings_, collisions_.get());
   const BoundedLmOptions lm = QueryOptions(settings_);
-  if (settings_.simd && SimdLmApplies(problem, lm, &why)) {
+  if (settings_.simd && collisions_) {
+    why = "the SIMD solver takes no collision goal";
+  }
+  if (settings_.simd && !collisions_ && SimdLmApplies(problem, lm, &why)) {
     simd_ = std::make_shared<const SimdBoundedLm>(problem, lm);
     method_ = internal::StrCat("simd-bounded-lm (", SimdBoundedLm::TargetName(),
                                ", ", SimdBoundedLm::Lanes(), " lanes)");
@@ -183,10 +196,12 @@ namespace {
 // w = √det(J Jᵀ) of each answer (file comment of reach_map.h).
 class VoxelTally {
  public:
-  VoxelTally(const Model& model, int site, bool position_only)
+  VoxelTally(const Model& model, int site, bool position_only,
+             const CollisionSetup* collisions)
       : model_(model),
         site_(site),
         position_only_(position_only),
+        collisions_(collisions),
         data_(model),
         J_(6, model.nq()),
         Jp_(3, model.nq()) {}
@@ -199,8 +214,12 @@ class VoxelTally {
     const bool ok =
         position_only_
             ? VerifiedPosition(model_, site_, q, X_target.translation(),
-                               tolerance)
-            : Verify(model_, site_, q, X_target, tolerance).success;
+                               tolerance) &&
+                  (collisions_ == nullptr ||
+                   IndependentMinDistance(model_, *collisions_, q) >=
+                       -tolerance)
+            : Verify(model_, site_, q, X_target, tolerance, collisions_)
+                  .success;
     if (!ok) return;
     ForwardKinematics(model_, q, &data_);
     double w = 0.0;
@@ -234,6 +253,7 @@ class VoxelTally {
   const Model& model_;
   int site_;
   bool position_only_;
+  const CollisionSetup* collisions_;  // null: none
   Data data_;
   Matrix6Xd J_;
   Eigen::Matrix3Xd Jp_;
@@ -259,9 +279,10 @@ VoxelResult ReachTask::ComputeVoxel(std::int64_t v) const {
   std::shared_ptr<PositionGoal> position_goal;
   std::shared_ptr<PositionOrientationGoal> pose_goal;
   Problem problem =
-      QueryProblem(model_, site_, settings_, &position_goal, &pose_goal);
+      QueryProblem(model_, site_, settings_, collisions_.get(), &position_goal,
+                   &pose_goal);
   BoundedLmOptions lm = QueryOptions(settings_);
-  VoxelTally tally(*model_, site_, settings_.position_only);
+  VoxelTally tally(*model_, site_, settings_.position_only, collisions_.get());
   for (int o = 0; o < n; ++o) {
     const std::uint64_t seed = QuerySeed(settings_.seed, v, o);
     std::mt19937_64 rng(seed);
@@ -325,7 +346,7 @@ std::vector<VoxelResult> ReachTask::ComputeVoxels(const std::int64_t* voxels,
   std::vector<double> starts(queries * nq);
   std::vector<double> answers(queries * nq);
   std::vector<SolveStatus> status(queries);
-  const Bounds bounds = QueryProblem(model_, site_, settings_).bounds();
+  const Bounds bounds = QueryProblem(model_, site_, settings_, nullptr).bounds();
   std::size_t k = 0;
   for (const std::size_t i : inside) {
     const Eigen::Vector3d p = grid_.Centre(voxels[i]);
@@ -350,7 +371,7 @@ std::vector<VoxelResult> ReachTask::ComputeVoxels(const std::int64_t* voxels,
   out.q = answers.data();
   out.status = status.data();
   simd_->Solve(targets.data(), starts.data(), static_cast<int>(queries), out);
-  VoxelTally tally(*model_, site_, settings_.position_only);
+  VoxelTally tally(*model_, site_, settings_.position_only, collisions_.get());
   Eigen::VectorXd q(nq);
   k = 0;
   for (const std::size_t i : inside) {
@@ -454,6 +475,27 @@ std::uint64_t ReachTask::Fingerprint() const {
   if (simd_) h.Add(method_);
   h.Add(static_cast<std::int64_t>(settings_.max_attempts));
   h.Add(static_cast<std::int64_t>(settings_.max_iterations));
+  // The collision setup (only when there is one, so that the fingerprints of
+  // maps without it stay what they were): its checked pairs and shapes.
+  if (collisions_) {
+    h.Add(std::string("collisions"));
+    for (const auto& [a, b] : collisions_->self_pairs) {
+      h.Add(a);
+      h.Add(b);
+    }
+    for (const LinkShape& shape : collisions_->shapes) {
+      h.Add(shape.link);
+      h.Add(static_cast<std::int64_t>(shape.shape.type));
+      h.Add(shape.shape.radius);
+      h.Add(shape.shape.half_length);
+      h.Add(shape.X_LG.matrix().data(), 16 * sizeof(double));
+    }
+    for (const WorldShape& o : collisions_->obstacles) {
+      h.Add(static_cast<std::int64_t>(o.shape.type));
+      h.Add(o.shape.radius);
+      h.Add(o.X_WG.matrix().data(), 16 * sizeof(double));
+    }
+  }
   h.Add(settings_.tolerance);
   h.Add(static_cast<std::int64_t>(settings_.seed));
   return h.value();

@@ -53,8 +53,13 @@
 /// converged *and* an independent FK (bench/ik_benchmark.h
 /// ReferenceSitePose) finds every component of the position error (m) and,
 /// for pose maps, of the rotation vector log(R_target R_reachedᵀ) (rad)
-/// within `tolerance`, with q within the joint limits. Joint limits are
-/// checked; collisions are not (no collision model is part of the query).
+/// within `tolerance`, with q within the joint limits. Collisions are
+/// checked when the task has a collision setup (`iklab reach --collisions`,
+/// lab/collision_files.h): the bounded LM problem gets the collision goal
+/// (constraints/shape_collision.h) as a penalty, and a reached query also
+/// needs the benchmark's independent clearance check
+/// (IndependentMinDistance ≥ −tolerance); the analytic 6R solver, which
+/// cannot take the goal, is then not used (auto → bounded LM).
 ///
 /// Manipulability. At each reached answer, Yoshikawa's measure
 /// w = √det(J Jᵀ) (Yoshikawa, "Manipulability of robotic mechanisms", IJRR
@@ -85,6 +90,7 @@
 
 #include "framework/chain_reach.h"
 #include "framework/model.h"
+#include "lab/collision_files.h"
 #include "solvers/analytic/six_r_solver.h"
 #include "solvers/batch/simd_lm.h"
 
@@ -251,8 +257,11 @@ class ReachTask {
   ///   invalid settings (the field named), a chain without reach bound, a
   ///   grid beyond 2^31 voxels, or analytic-6r asked for a chain it does
   ///   not take (its reason) or for a position-only map.
+  /// @param collisions shapes, checked self pairs and obstacles, or null
+  ///   (no collision check).
   ReachTask(std::shared_ptr<const Model> model, const std::string& site,
-            const ReachSettings& settings);
+            const ReachSettings& settings,
+            std::shared_ptr<const CollisionSetup> collisions = nullptr);
 
   const Model& model() const { return *model_; }
   const std::shared_ptr<const Model>& shared_model() const { return model_; }
@@ -302,6 +311,7 @@ class ReachTask {
   std::shared_ptr<const SixRAnalyticSolver> analytic_;
   std::shared_ptr<const SimdBoundedLm> simd_;
   std::string method_;
+  std::shared_ptr<const CollisionSetup> collisions_;
 };
 
 /// The seed of query (voxel, orientation): SplitMix64 (Steele, Lea & Flood,

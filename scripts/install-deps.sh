@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   libeigen3-dev libboost-graph-dev liblbfgspp-dev libceres-dev
-  catch2 libbenchmark-dev liburdfdom-dev libmujoco-dev liborocos-kdl-dev
+  catch2 libbenchmark-dev liburdfdom-dev libmujoco-dev libfcl-dev liborocos-kdl-dev
   libcli11-dev libfmt-dev nlohmann-json3-dev libtbb-dev
   gnuplot-nox valgrind
   coinor-libipopt-dev libnlopt-cxx-dev libhwy-dev

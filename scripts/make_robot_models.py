@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
 """Writes the robot models iklab ships (data/robots/*.urdf, *.xml).
 
-Kinematics only: for each arm the links from its base to its tool frame and
+Kinematics: for each arm the links from its base to its tool frame and
 the joints between them (origin, axis, position limits, and the velocity and
 effort limits URDF requires), typed in below from the manufacturers' published
-kinematic parameters. No meshes, no inertia, no collision geometry; the
-numbers are facts about the robots, the files are ours.
+kinematic parameters. No meshes, no inertia; the numbers are facts about the
+robots, the files are ours.
+
+Collision geometry (COLLISION_RADII, Panda, iiwa14, Gen3, UR5): one capsule
+per listed link, its segment from the link's origin to the origin of its child
+joint (the kinematic segment the link spans, from the same published
+parameters; a point, hence a sphere, where the two coincide), its radius from
+COLLISION_RADII. URDF has no capsule, so the URDF writes each as a cylinder
+plus a sphere at each end (the same solid); the MJCF writes a capsule geom.
 
 Link and joint names follow the robots' ROS description packages, so a chain
 read from these files has the same names as one read from those packages
@@ -225,7 +232,12 @@ def urdf(robot):
     lines = ['<?xml version="1.0"?>', "<!--"]
     lines.append("  " + robot["title"] + ".")
     lines.append("  Kinematics only (links, joints, origins, axes, limits), written for iklab by")
-    lines.append("  scripts/make_robot_models.py; no meshes, inertia or collision geometry.")
+    if robot["file"] in COLLISION_RADII:
+        lines.append("  scripts/make_robot_models.py; no meshes or inertia. Collision capsules")
+        lines.append("  (cylinder + end spheres) span each link's kinematic segment, radii as in")
+        lines.append("  the script's COLLISION_RADII (our approximation of the housings).")
+    else:
+        lines.append("  scripts/make_robot_models.py; no meshes, inertia or collision geometry.")
     lines.append("  Source of the numbers:")
     words = robot["source"].split()
     line = "   "
@@ -243,7 +255,13 @@ def urdf(robot):
             if link not in links:
                 links.append(link)
     for link in links:
-        lines.append('  <link name="%s"/>' % link)
+        collision = urdf_collision(robot, link, "    ")
+        if collision:
+            lines.append('  <link name="%s">' % link)
+            lines.extend(collision)
+            lines.append("  </link>")
+        else:
+            lines.append('  <link name="%s"/>' % link)
     for name, kind, parent, child, xyz, rpy, axis, limit, soft in robot["joints"]:
         lines.append('  <joint name="%s" type="%s">' % (name, kind))
         lines.append('    <parent link="%s"/>' % parent)
@@ -264,6 +282,77 @@ def urdf(robot):
         lines.append("  </joint>")
     lines.append("</robot>")
     return "\n".join(lines) + "\n"
+
+
+# Capsule radii (m) per link, for the links that get collision geometry. They
+# are our approximation of the link housings (round numbers that cover the
+# arms' outer shells), not published values: Panda 0.06 m about the base,
+# shoulder, upper arm, elbow and forearm, 0.05 m at the wrist, 0.04 m at the
+# flange (the radii of franka_description's self-collision capsules); iiwa14
+# 0.07 m (its 0.14 m-wide housings); Gen3 0.05 m (its 0.1 m actuators), 0.04 m
+# at the wrist; UR5 0.06 m (its 0.12 m-wide size-3 joints), 0.045 m at the
+# wrist (size-1 joints).
+COLLISION_RADII = {
+    "panda.urdf": {"panda_link0": 0.06, "panda_link1": 0.06, "panda_link2": 0.06,
+                   "panda_link3": 0.06, "panda_link4": 0.06, "panda_link5": 0.06,
+                   "panda_link6": 0.05, "panda_link7": 0.04},
+    "iiwa14.urdf": {"iiwa_link_0": 0.07, "iiwa_link_1": 0.07, "iiwa_link_2": 0.07,
+                    "iiwa_link_3": 0.07, "iiwa_link_4": 0.07, "iiwa_link_5": 0.07,
+                    "iiwa_link_6": 0.07, "iiwa_link_7": 0.05},
+    "gen3.urdf": {"base_link": 0.05, "shoulder_link": 0.05, "half_arm_1_link": 0.05,
+                  "half_arm_2_link": 0.05, "forearm_link": 0.05,
+                  "spherical_wrist_1_link": 0.04, "spherical_wrist_2_link": 0.04,
+                  "bracelet_link": 0.04},
+    "ur5.urdf": {"base_link": 0.06, "shoulder_link": 0.06, "upper_arm_link": 0.06,
+                 "forearm_link": 0.06, "wrist_1_link": 0.045, "wrist_2_link": 0.045,
+                 "wrist_3_link": 0.045},
+}
+
+
+def collision_segment(robot, link):
+    """(start, end) of a link's capsule in its frame: its origin to the origin
+    of its (first) child joint."""
+    for j in robot["joints"]:
+        if j[2] == link:
+            return (0.0, 0.0, 0.0), tuple(float(v) for v in j[4])
+    return (0.0, 0.0, 0.0), (0.0, 0.0, 0.0)
+
+
+def urdf_collision(robot, link, pad):
+    """URDF <collision> elements of a link's capsule: a cylinder and two end
+    spheres (or one sphere for a point segment)."""
+    radius = COLLISION_RADII.get(robot["file"], {}).get(link)
+    if radius is None:
+        return []
+    a, b = collision_segment(robot, link)
+    d = [b[i] - a[i] for i in range(3)]
+    length = math.sqrt(sum(v * v for v in d))
+    out = []
+    ends = [a] if length == 0 else [a, b]
+    for p in ends:
+        out.append('%s<collision><origin xyz="%s" rpy="0 0 0"/><geometry><sphere radius="%s"/></geometry></collision>'
+                   % (pad, triple(p), number(radius)))
+    if length > 0:
+        # R = Rz(yaw) Ry(pitch) turns z onto the segment direction.
+        pitch = math.acos(max(-1.0, min(1.0, d[2] / length)))
+        yaw = math.atan2(d[1], d[0])
+        mid = [(a[i] + b[i]) / 2 for i in range(3)]
+        out.append('%s<collision><origin xyz="%s" rpy="0 %s %s"/><geometry><cylinder radius="%s" length="%s"/></geometry></collision>'
+                   % (pad, triple(mid), number(pitch), number(yaw), number(radius), number(length)))
+    return out
+
+
+def mjcf_collision(robot, link, pad):
+    """The MJCF geom of a link's capsule (a sphere for a point segment)."""
+    radius = COLLISION_RADII.get(robot["file"], {}).get(link)
+    if radius is None:
+        return []
+    a, b = collision_segment(robot, link)
+    if a == b:
+        return ['%s<geom name="%s_collision" type="sphere" size="%s" pos="%s"/>'
+                % (pad, link, number(radius), triple(a))]
+    return ['%s<geom name="%s_collision" type="capsule" size="%s" fromto="%s %s"/>'
+            % (pad, link, number(radius), triple(a), triple(b))]
 
 
 # The MJCF models: URDF file -> (MJCF file, links that get a site).
@@ -290,7 +379,8 @@ def mjcf(robot, sites):
     lines.append("  Kinematics only, written for iklab by scripts/make_robot_models.py from the")
     lines.append("  same numbers as data/robots/" + robot["file"] + " (one body per URDF link, its pos/quat")
     lines.append("  the URDF joint origin, a hinge at the body origin with the URDF axis and range);")
-    lines.append("  no meshes or collision geometry. MuJoCo refuses moving bodies without mass,")
+    lines.append("  no meshes; collision capsules as in the URDF (COLLISION_RADII of the script).")
+    lines.append("  MuJoCo refuses moving bodies without mass,")
     lines.append("  so boundmass/boundinertia give each body a placeholder (not the robot's).")
     lines.append("  Source of the numbers:")
     words = robot["source"].split()
@@ -325,6 +415,7 @@ def mjcf(robot, sites):
             lines.append("%s  <joint %s/>" % (pad, attributes))
         elif kind != "fixed":
             raise ValueError("no MJCF mapping for a %s joint" % kind)
+        lines.extend(mjcf_collision(robot, child, pad + "  "))
         if child in sites:
             lines.append('%s  <site name="%s"/>' % (pad, child))
         for c in children.get(child, []):
@@ -332,6 +423,7 @@ def mjcf(robot, sites):
         lines.append("%s</body>" % pad)
 
     lines.append('    <body name="%s">' % root)
+    lines.extend(mjcf_collision(robot, root, "      "))
     if root in sites:
         lines.append('      <site name="%s"/>' % root)
     for c in children.get(root, []):

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "framework/figure.h"
+#include "lab/collision_files.h"
 #include "framework/urdf_loader.h"
 #include "reach/orientation_set.h"
 #include "reach/reach_hdf5.h"
@@ -458,6 +459,33 @@ TEST_CASE("A map says why it falls back to the scalar solver",
         "scalar bounded-lm: the model has mimic joints");
   CHECK(task.EmptyMap("four_bar", "base_link").solver_method ==
         task.solver_method());
+
+  // Collision goals: the scalar solver, which takes them; the map's claims
+  // are checked collision-free, so it reaches no more than the map without.
+  const auto panda = ShippedChain("panda.urdf", "panda_link0", "panda_hand");
+  const std::string urdf = testing::ShippedDataFile("robots/panda.urdf");
+  SelfCollisionMatrixOptions matrix;
+  matrix.samples = 1000;
+  const auto self = std::make_shared<const CollisionSetup>(MakeCollisionSetup(
+      ParseCollisionSetting("self"), *panda, urdf, false, matrix));
+  ReachSettings coarse;
+  coarse.resolution = 0.35;
+  coarse.approach_axes = 6;
+  const ReachTask free_task(panda, "panda_hand", coarse);
+  const ReachTask colliding_task(panda, "panda_hand", coarse, self);
+  CHECK(colliding_task.solver_method() ==
+        "scalar bounded-lm: the SIMD solver takes no collision goal");
+  CHECK(colliding_task.Fingerprint() != free_task.Fingerprint());
+  const ReachMap with = ComputeReachMap(colliding_task, 2);
+  const ReachMap without = ComputeReachMap(free_task, 2);
+  CHECK(with.solver_method == colliding_task.solver_method());
+  std::int64_t reached_with = 0, reached_without = 0;
+  for (std::size_t v = 0; v < with.reached.size(); ++v) {
+    reached_with += with.reached[v];
+    reached_without += without.reached[v];
+  }
+  CHECK(reached_with > 0);
+  CHECK(reached_with <= reached_without);
 }
 
 }  // namespace
