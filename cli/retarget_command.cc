@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <system_error>
 
@@ -22,7 +23,6 @@
 #include "lab/retargeting.h"
 #include "lab/robot_target.h"
 #include "lab/statistics.h"
-#include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/registry.h"
 
 namespace iklab {
@@ -113,21 +113,6 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
 
 namespace {
 
-std::unique_ptr<Solver> MakeRetargetSolver(const std::string& name,
-                                           double tolerance) {
-  // No time budget and no random restarts: a restart would jump to an
-  // unrelated pose and break the frame-to-frame continuity.
-  SolveOptions common;
-  common.position_tolerance = tolerance;
-  common.max_iterations = 10000;
-  common.time_budget_seconds = 0.0;
-  if (name != "bounded-lm") return MakeSolver(name, common);
-  BoundedLmOptions lm;  // its own restarts off, for the same reason
-  lm.common = common;
-  lm.max_attempts = 1;
-  return std::make_unique<BoundedLmSolver>(lm);
-}
-
 // The figure to solve on (--onto) and, for BVH skeletons, the BVH to write.
 struct RetargetTarget {
   std::shared_ptr<const Model> model;
@@ -141,27 +126,11 @@ struct RetargetTarget {
 RetargetTarget LoadRetargetTarget(const RetargetCommandOptions& o,
                                   const BvhFigure& clip) {
   RetargetTarget t;
-  if (o.onto == "human" || o.onto.rfind("human:", 0) == 0) {
-    HumanFigureOptions human;
-    if (o.onto.size() > 6) {
-      const std::string h = o.onto.substr(6);
-      std::size_t used = 0;
-      double height = 0.0;
-      try {
-        height = std::stod(h, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != h.size() || !(height > 0.0) || !std::isfinite(height)) {
-        throw std::invalid_argument("--onto " + o.onto +
-                                    ": the height must be a number of "
-                                    "metres > 0 (e.g. human:1.6)");
-      }
-      human.body.height = height;
-    }
-    t.model = std::make_shared<const Model>(HumanFigure(human).Compile());
+  if (const std::optional<HumanFigureOptions> human =
+          HumanRetargetOptions(o.onto)) {
+    t.model = std::make_shared<const Model>(HumanFigure(*human).Compile());
     t.human = true;
-    t.name = "the human figure (H = " + std::to_string(human.body.height) +
+    t.name = "the human figure (H = " + std::to_string(human->body.height) +
              " m)";
     return t;
   }
@@ -314,7 +283,7 @@ int Run(const RetargetCommandOptions& o) {
                                 error.message() + ")");
   }
   const std::unique_ptr<Solver> solver =
-      MakeRetargetSolver(o.solver, o.tolerance);
+      MakeMotionRetargetSolver(o.solver, o.tolerance);
   MotionRetargetResult result;
   try {
     if (effector_only) {

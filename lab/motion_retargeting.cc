@@ -506,6 +506,28 @@ RetargetMetrics MeasureAgainstTrack(
                             track.frame_time, microseconds, converged);
 }
 
+std::optional<HumanFigureOptions> HumanRetargetOptions(const std::string& onto) {
+  if (onto != "human" && onto.rfind("human:", 0) != 0) return std::nullopt;
+  HumanFigureOptions options;
+  if (onto.size() > 6) {
+    const std::string h = onto.substr(6);
+    std::size_t used = 0;
+    double height = 0.0;
+    try {
+      height = std::stod(h, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != h.size() || !(height > 0.0) || !std::isfinite(height)) {
+      throw std::invalid_argument("onto '" + onto +
+                                  "': the height must be a number of metres "
+                                  "> 0 (e.g. human:1.6)");
+    }
+    options.body.height = height;
+  }
+  return options;
+}
+
 std::unique_ptr<Solver> MakeMotionRetargetSolver(const std::string& name,
                                                  double tolerance) {
   const SolverEntry* entry = FindSolver(name);

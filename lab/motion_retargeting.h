@@ -77,11 +77,13 @@
 /// (slsqp, ipopt) accept.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "framework/builders.h"
 #include "framework/model.h"
 #include "lab/retarget_map.h"
 #include "lab/retarget_metrics.h"
@@ -206,6 +208,13 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
 RetargetMetrics MeasureAgainstTrack(
     const Model& model, const KeyPointTrack& track, const RetargetRun& run,
     const std::vector<std::vector<char>>& contact);
+
+/// The human figure's options that a retarget target name asks for:
+/// "human" (the default proportions) or "human:H" (height H metres, e.g.
+/// "human:1.6"); nullopt for any other name (a skeleton or robot file).
+/// @throws std::invalid_argument naming `onto` when H is not a finite
+///   number of metres > 0.
+std::optional<HumanFigureOptions> HumanRetargetOptions(const std::string& onto);
 
 /// A solver of the registry (solvers/registry.h) set up for frame-by-frame
 /// retargeting: goal tolerance `tolerance` (target length units), at most

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,29 +35,6 @@ struct MotionRetargeting {
   MotionRetargetResult result;
 };
 
-// "human" or "human:H" (metres), else nullptr.
-std::shared_ptr<Model> HumanTarget(const std::string& onto) {
-  if (onto != "human" && onto.rfind("human:", 0) != 0) return nullptr;
-  HumanFigureOptions options;
-  if (onto.size() > 6) {
-    const std::string h = onto.substr(6);
-    std::size_t used = 0;
-    double height = 0.0;
-    try {
-      height = std::stod(h, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != h.size() || !(height > 0.0) || !std::isfinite(height)) {
-      throw std::invalid_argument("onto='" + onto +
-                                  "': the height must be a number of metres "
-                                  "> 0 (e.g. 'human:1.6')");
-    }
-    options.body.height = height;
-  }
-  return std::make_shared<Model>(HumanFigure(options).Compile());
-}
-
 MotionRetargeting Retarget(const BvhFigure& clip, py::object onto,
                            py::object map, const std::string& solver_name,
                            const std::string& contacts, py::object frames,
@@ -69,8 +47,10 @@ MotionRetargeting Retarget(const BvhFigure& clip, py::object onto,
     out.bvh_target = true;
   } else if (py::isinstance<py::str>(onto)) {
     const std::string name = onto.cast<std::string>();
-    out.model = HumanTarget(name);
-    if (out.model == nullptr) {
+    if (const std::optional<HumanFigureOptions> human =
+            HumanRetargetOptions(name)) {
+      out.model = std::make_shared<Model>(HumanFigure(*human).Compile());
+    } else {
       out.skeleton = LoadBvh(name);
       out.bvh_target = true;
     }
