@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include <Eigen/Geometry>
+#include <Eigen/QR>
 
 #include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"
@@ -401,7 +402,18 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
   const int frames = static_cast<int>(track.p.size());
   if (frames > 0) q = PlaceRoot(target, track, keypoints, postures, posture_of,
                                 solver, start);
-  for (int t = 0; t < frames; ++t) {
+  // Which planted points are hard constraints (hard mode): a point whose
+  // position Jacobian adds full rank 3 to those chosen before it. Points on
+  // one rigid foot (ankle, toe, toe end) are not independent — given the
+  // ankle, the toe can only turn about it — and dependent equality
+  // constraints break SLSQP's subproblem (LICQ fails); they stay planted
+  // as penalty goals.
+  std::vector<char> hard_point(track.feet.size(), 0);
+  // The problem of frame t: contacts as goals (penalty), or as constraints
+  // where hard_point says so. A phase that begins at t takes its anchor from
+  // `from` (the source's point, or in hard mode the target's own).
+  const auto frame_problem = [&](int t, bool hard,
+                                 const std::vector<Eigen::Vector3d>& from) {
     Problem problem(target);
     for (int k = 0; k < n; ++k) {
       keypoints[k]->set_target(track.p[t][k]);
@@ -415,46 +427,96 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
       smoothness->set_centers(q);
       problem.AddRegularizer(smoothness);
     }
-    if (options.contacts != ContactMode::kOff) {
-      for (std::size_t j = 0; j < track.feet.size(); ++j) {
-        const int k = track.feet[j];
-        if (!result.contact[t][j]) {
-          // Released: the planted goal fades out over the blend frames.
-          if (since_release[j] < 0 || ++since_release[j] > blend) {
-            since_release[j] = -1;
-            continue;
-          }
-          const double fade = 1.0 - since_release[j] / (blend + 1.0);
-          problem.AddGoal(std::make_shared<PositionGoal>(
-              model, track.target_sites[k], anchor[j],
-              fade * options.contact_weight / L2));
-          continue;
-        }
-        if (t == 0 || !result.contact[t - 1][j]) {  // a phase begins
-          anchor[j] = track.p[t][k];
-          const double below = -track.target_up.dot(anchor[j]);
-          if (below > 0.0) anchor[j] += below * track.target_up;
-        }
-        since_release[j] = 0;
-        auto planted = std::make_shared<PositionGoal>(
+    if (options.contacts == ContactMode::kOff) return problem;
+    for (std::size_t j = 0; j < track.feet.size(); ++j) {
+      const int k = track.feet[j];
+      if (!result.contact[t][j]) {
+        // Released: the planted goal fades out over the blend frames.
+        if (since_release[j] < 0 || since_release[j] + 1 > blend) continue;
+        const double fade = 1.0 - (since_release[j] + 1) / (blend + 1.0);
+        problem.AddGoal(std::make_shared<PositionGoal>(
             model, track.target_sites[k], anchor[j],
-            options.contact_weight / L2);
-        if (options.contacts == ContactMode::kHard) {
-          problem.AddEqualityConstraint(planted);
-        } else {
-          problem.AddGoal(planted);
-        }
+            fade * options.contact_weight / L2));
+        continue;
       }
-      for (const auto& ground : grounds) {
-        if (options.contacts == ContactMode::kHard) {
-          problem.AddInequalityConstraint(ground);
-        } else {
-          problem.AddGoal(ground);
-        }
+      if (t == 0 || !result.contact[t - 1][j]) {  // a phase begins
+        anchor[j] = from[j];
+        const double below = -track.target_up.dot(anchor[j]);
+        if (below > 0.0) anchor[j] += below * track.target_up;
+      }
+      auto planted = std::make_shared<PositionGoal>(
+          model, track.target_sites[k], anchor[j],
+          options.contact_weight / L2);
+      if (hard && hard_point[j]) {
+        problem.AddEqualityConstraint(planted);
+      } else {
+        problem.AddGoal(planted);
       }
     }
+    for (std::size_t j = 0; j < grounds.size(); ++j) {
+      if (!hard) {
+        problem.AddGoal(grounds[j]);
+      } else if (!(result.contact[t][j] && hard_point[j])) {
+        // (A hard-planted point's anchor is on or above the ground: its
+        // ground constraint would only repeat its equality's, dependently.)
+        problem.AddInequalityConstraint(grounds[j]);
+      }
+    }
+    return problem;
+  };
+  std::vector<Eigen::Vector3d> source_points(track.feet.size());
+  std::vector<Eigen::Vector3d> own_points(track.feet.size());
+  Eigen::Matrix3Xd Jp(3, model.nq());
+  for (int t = 0; t < frames; ++t) {
+    bool begins = false;
+    for (std::size_t j = 0; j < track.feet.size(); ++j) {
+      source_points[j] = track.p[t][track.feet[j]];
+      begins = begins || (result.contact[t][j] &&
+                          (t == 0 || !result.contact[t - 1][j]));
+    }
     const auto begin = std::chrono::steady_clock::now();
-    const Result solved = solver.Solve(problem, q);
+    Eigen::VectorXd from = q;
+    const std::vector<Eigen::Vector3d>* anchors = &source_points;
+    const bool hard = options.contacts == ContactMode::kHard;
+    if (hard && begins) {
+      // A phase begins: its points are anchored where the target's own
+      // foot puts them (the frame solved with contacts as penalties
+      // first), not at the source's points — the source's foot has other
+      // proportions, so its points need not fit the target's foot, and
+      // inconsistent equality constraints leave SLSQP at its start.
+      const Result placed =
+          solver.Solve(frame_problem(t, false, source_points), q);
+      if (placed.q.size() == model.nq() && placed.q.allFinite()) {
+        from = placed.q;
+      }
+      ForwardKinematics(model, from, &data);
+      Eigen::MatrixXd chosen(0, model.nq());
+      for (std::size_t j = 0; j < track.feet.size(); ++j) {
+        const int site = keypoints[track.feet[j]]->site();
+        own_points[j] = SitePosition(model, data, site);
+        hard_point[j] = 0;
+        if (!result.contact[t][j]) continue;
+        SitePositionJacobian(model, data, site, Jp);
+        Eigen::MatrixXd stacked(chosen.rows() + 3, model.nq());
+        stacked << chosen, Jp;
+        Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(stacked);
+        qr.setThreshold(1e-6);
+        if (qr.rank() == stacked.rows()) {
+          hard_point[j] = 1;
+          chosen = std::move(stacked);
+        }
+      }
+      anchors = &own_points;
+    }
+    const Problem problem = frame_problem(t, hard, *anchors);
+    for (std::size_t j = 0; j < track.feet.size(); ++j) {
+      if (result.contact[t][j]) {
+        since_release[j] = 0;
+      } else if (since_release[j] >= 0 && ++since_release[j] > blend) {
+        since_release[j] = -1;
+      }
+    }
+    const Result solved = solver.Solve(problem, from);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
             .count();

@@ -74,7 +74,17 @@
 /// as goals of weight w_contact / L² (the exterior penalty of
 /// constraints/inequality_goal.h for the ground); kHard adds them as hard
 /// equality and inequality constraints, which only the constrained solvers
-/// (slsqp, ipopt) accept.
+/// (slsqp, ipopt) accept. Hard constraints must be consistent and
+/// independent (SLSQP's subproblem needs linearly independent active
+/// constraints), so in kHard a frame where a phase begins is first solved
+/// with the contacts as penalties; the new phase's points are anchored where
+/// that answer puts the target's own foot (lifted onto the ground if below
+/// it), not at the source's points (the source's foot has other
+/// proportions); and of the planted points only those whose position
+/// Jacobian adds rank 3 to the ones before them are equality constraints —
+/// given a foot's first point, its others can only turn about it, so they
+/// stay planted as penalty goals — and a hard-planted point has no ground
+/// constraint (its anchor is on or above the ground).
 
 #include <memory>
 #include <optional>

@@ -150,6 +150,43 @@ TEST_CASE("Every procedural motion retargets onto the human figure",
   }
 }
 
+TEST_CASE("With hard contacts SLSQP holds both planted feet of the squat and "
+          "tracks it as well as the penalty form",
+          "[lab][retargeting][motions]") {
+  // Both feet are planted from the first frame: hard constraints at the
+  // source's foot points (other proportions than the target's foot) or on
+  // every point of a rigid foot are inconsistent or dependent, and SLSQP
+  // used to stop at its start on every frame (the figure stood still).
+  const auto human = std::make_shared<const Model>(HumanFigure().Compile());
+  const int n = 24;
+  const BvhFigure clip = ProceduralMotion("squat", n);
+  const Model source = clip.figure.Compile();
+  std::vector<int> frames(n);
+  for (int f = 0; f < n; ++f) frames[f] = f;
+  const KeyPointTrack track = MakeKeyPointTrack(
+      source, clip.poses, frames, clip.frame_time, HumanoidMap(), *human);
+  const Eigen::VectorXd start = Eigen::VectorXd::Zero(human->nq());
+  MotionRetargetOptions options;
+  options.contacts = ContactMode::kPenalty;
+  const MotionRetargetResult soft = RetargetMotion(
+      human, track, *MakeMotionRetargetSolver("bounded-lm"), options, start);
+  options.contacts = ContactMode::kHard;
+  const MotionRetargetResult hard = RetargetMotion(
+      human, track, *MakeMotionRetargetSolver("slsqp"), options, start);
+  int failures = 0;
+  for (const RetargetFrame& f : hard.run.frames) {
+    failures += f.status == SolveStatus::kNumericalFailure ? 1 : 0;
+  }
+  CHECK(failures == 0);
+  INFO("tracking mean: hard " << hard.metrics.tracking_mean << " m, penalty "
+                              << soft.metrics.tracking_mean << " m");
+  CHECK(hard.metrics.tracking_mean <= 1.25 * soft.metrics.tracking_mean + 1e-3);
+  REQUIRE(hard.metrics.skating.samples > 0);
+  CHECK(hard.metrics.skating.max < 0.01);  // m/s
+  CHECK(hard.metrics.penetration_max < 1e-4);
+  CHECK(hard.metrics.limit_violations == 0);
+}
+
 TEST_CASE("A procedural motion's name and options are checked",
           "[lab][retargeting][motions]") {
   REQUIRE_THROWS_WITH(ProceduralMotionBvh("jump"),
