@@ -14,22 +14,12 @@
 #include "lab/retarget_map.h"
 #include "lab/retargeting.h"
 #include "lab/walk_cycle.h"
-#include "solvers/optimization/bounded_lm_solver.h"
 #include "tests/test_data.h"
 
 namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
-
-BoundedLmSolver MotionRetargetSolver() {
-  BoundedLmOptions lm;
-  lm.common.position_tolerance = 1e-6;
-  lm.common.max_iterations = 10000;
-  lm.common.time_budget_seconds = 0.0;
-  lm.max_attempts = 1;
-  return BoundedLmSolver(lm);
-}
 
 std::vector<int> FirstFrames(int count) {
   std::vector<int> frames(count);
@@ -138,7 +128,8 @@ TEST_CASE(
 
   MotionRetargetOptions retarget;
   retarget.contacts = ContactMode::kPenalty;
-  const BoundedLmSolver solver = MotionRetargetSolver();
+  const auto solver_owner = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  const Solver& solver = *solver_owner;
   const Eigen::VectorXd start = Eigen::VectorXd::Zero(same->nq());
   const MotionRetargetResult a =
       RetargetMotion(same, track_same, solver, retarget, start);
@@ -286,7 +277,8 @@ TEST_CASE(
   const RetargetMap there = ParseRetargetMap(RenamingMap(walk, other), "there");
   const RetargetMap back = ParseRetargetMap(RenamingMap(other, walk), "back");
   REQUIRE(there.feet.size() == 2);
-  const BoundedLmSolver solver = MotionRetargetSolver();
+  const auto solver_owner = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  const Solver& solver = *solver_owner;
   MotionRetargetOptions retarget;
   retarget.contacts = ContactMode::kPenalty;
 
@@ -344,7 +336,8 @@ TEST_CASE(
   const KeyPointTrack track =
       MakeKeyPointTrack(*model, walk.poses, frames, walk.frame_time,
                         MapByName(*model, *model), *model);
-  const BoundedLmSolver solver = MotionRetargetSolver();
+  const auto solver_owner = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  const Solver& solver = *solver_owner;
   MotionRetargetOptions retarget;
   // The procedural walk's planted foot still slides (its slowest point
   // moves at about 0.4 leg lengths per second, 4–8 cm above its lowest), so
@@ -406,7 +399,8 @@ TEST_CASE(
   const std::vector<int> frames = FirstFrames(120);
   const KeyPointTrack track = MakeKeyPointTrack(
       source, clip.poses, frames, clip.frame_time, map, *human);
-  const BoundedLmSolver solver = MotionRetargetSolver();
+  const auto solver_owner = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  const Solver& solver = *solver_owner;
   MotionRetargetOptions retarget;  // default contact thresholds
   retarget.contacts = ContactMode::kOff;
   const MotionRetargetResult free = RetargetMotion(

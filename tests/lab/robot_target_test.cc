@@ -17,7 +17,6 @@
 #include "lab/motion_retargeting.h"
 #include "lab/retarget_map.h"
 #include "lab/walk_cycle.h"
-#include "solvers/optimization/bounded_lm_solver.h"
 #include "tests/cli/run_iklab.h"
 #include "tests/test_data.h"
 
@@ -25,15 +24,6 @@ namespace iklab {
 namespace {
 
 using Catch::Matchers::Contains;
-
-BoundedLmSolver HumanoidRetargetSolver() {
-  BoundedLmOptions lm;
-  lm.common.position_tolerance = 1e-6;
-  lm.common.max_iterations = 10000;
-  lm.common.time_budget_seconds = 0.0;
-  lm.max_attempts = 1;
-  return BoundedLmSolver(lm);
-}
 
 // A configuration of `model` by coordinate names: floating-base coordinates
 // in [-0.5, 0.5] (m or rad), every joint uniform within its limits.
@@ -78,7 +68,7 @@ Retargeted RetargetOntoH1(const RobotTarget& h1, const BvhFigure& clip,
   MotionRetargetOptions options;
   options.contacts = contacts;
   options.contact = contact;
-  r.result = RetargetMotion(h1.model, r.track, HumanoidRetargetSolver(),
+  r.result = RetargetMotion(h1.model, r.track, *MakeMotionRetargetSolver("bounded-lm", 1e-6),
                             options, Eigen::VectorXd::Zero(h1.model->nq()));
   return r;
 }
