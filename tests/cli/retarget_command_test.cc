@@ -14,6 +14,7 @@
 #include "lab/retargeting.h"
 #include "lab/walk_cycle.h"
 #include "tests/cli/run_iklab.h"
+#include "tests/test_utilities.h"
 
 namespace iklab {
 namespace {
@@ -22,7 +23,7 @@ TEST_CASE(
     "iklab retarget solves a user's BVH file and writes the solved motion as "
     "BVH",
     "[cli][retargeting]") {
-  const std::filesystem::path dir = "retarget_command_test";
+  const std::filesystem::path dir = testing::ScratchPath("retarget_command_test");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string clip = (dir / "walk.bvh").string();
@@ -126,7 +127,7 @@ TEST_CASE(
     "iklab retarget puts a walk on the human figure and on a renamed "
     "skeleton through a map file, with metrics",
     "[cli][retargeting]") {
-  const std::filesystem::path dir = "retarget_command_onto_test";
+  const std::filesystem::path dir = testing::ScratchPath("retarget_command_onto_test");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string clip = (dir / "walk.bvh").string();

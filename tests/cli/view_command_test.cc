@@ -8,6 +8,7 @@
 
 #include "lab/walk_cycle.h"
 #include "tests/cli/run_iklab.h"
+#include "tests/test_utilities.h"
 
 namespace iklab {
 namespace {
@@ -21,7 +22,7 @@ std::string Contents(const fs::path& path) {
 
 TEST_CASE("iklab view writes an offline page for a motion file",
           "[cli][scene]") {
-  const fs::path dir = "view_command_test";
+  const fs::path dir = testing::ScratchPath("view_command_test");
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path clip = dir / "walk.bvh";
@@ -44,7 +45,7 @@ TEST_CASE("iklab view writes an offline page for a motion file",
 }
 
 TEST_CASE("iklab view opens a report folder's own page", "[cli][scene]") {
-  const fs::path dir = "view_command_report";
+  const fs::path dir = testing::ScratchPath("view_command_report");
   fs::remove_all(dir);
   fs::create_directories(dir / "study");
   std::ofstream(dir / "index.html") << "<html></html>";
@@ -56,7 +57,7 @@ TEST_CASE("iklab view opens a report folder's own page", "[cli][scene]") {
 }
 
 TEST_CASE("iklab view of a missing or foreign file exits 2", "[cli][scene]") {
-  const fs::path dir = "view_command_bad";
+  const fs::path dir = testing::ScratchPath("view_command_bad");
   fs::remove_all(dir);
   fs::create_directories(dir);
   CHECK(RunIklab({"view", (dir / "missing.json").string(), "--no-open"}) == 2);

@@ -18,6 +18,7 @@
 #include "lab/retarget_map.h"
 #include "lab/walk_cycle.h"
 #include "tests/cli/run_iklab.h"
+#include "tests/test_utilities.h"
 #include "tests/test_data.h"
 
 namespace iklab {
@@ -263,7 +264,7 @@ TEST_CASE(
   const BvhFigure clip = WalkCycle(walk);
   const Retargeted r =
       RetargetOntoH1(h1, clip, walk.frames, ContactMode::kPenalty);
-  const std::filesystem::path dir = "robot_target_test";
+  const std::filesystem::path dir = testing::ScratchPath("robot_target_test");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string keys = (dir / "keys.xml").string();
@@ -369,7 +370,7 @@ TEST_CASE(
     "iklab retarget onto the H1 writes its joint trajectory and, for the "
     "MJCF file, MuJoCo keyframes",
     "[lab][robot][cli]") {
-  const std::filesystem::path dir = "robot_target_cli_test";
+  const std::filesystem::path dir = testing::ScratchPath("robot_target_cli_test");
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string clip = (dir / "walk.bvh").string();
