@@ -75,6 +75,12 @@ void BindReach(py::module_& m) {
         return out;
       }, "(K, 4) approach orientations, quaternions w x y z.")
       .def_property_readonly("solver", [](const ReachMap& r) { return r.solver; })
+      .def_property_readonly(
+          "solver_method", [](const ReachMap& r) { return r.solver_method; },
+          "How the queries were solved: 'simd-bounded-lm (<instruction set>, <lanes> "
+          "lanes)' on the SIMD batch solver, else 'scalar' and why the batch solver "
+          "does not apply (empty for a map read from a file written before it was "
+          "recorded).")
       .def_property_readonly("site", [](const ReachMap& r) { return r.site; },
                              "Name of the site the map is of.")
       .def("centre", [](const ReachMap& r, std::int64_t voxel) {

@@ -429,7 +429,12 @@ void BindStudyRecordsAndResults(py::module_& m) {
                     "Median over all solves of the largest angle error (radians; 0 when no goal has an angle part).")
       .def_readonly("false_claims", &SolverSummary::false_claims)
       .def_readonly("statuses", &SolverSummary::statuses)
-      .def_readonly("rejected", &SolverSummary::rejected);
+      .def_readonly("rejected", &SolverSummary::rejected)
+      .def_readonly("method", &SolverSummary::method,
+                    "How its trials were solved: 'simd-bounded-lm (<instruction set>, "
+                    "<lanes> lanes)' on the SIMD batch solver (its times per solve are "
+                    "then each trial's share of a chunk's wall time), else 'scalar: ' "
+                    "and why the batch solver does not apply.");
   py::class_<StudyRecord>(m, "StudyRecord")
       .def_readonly("solver", &StudyRecord::solver)
       .def_readonly("trial", &StudyRecord::trial,

@@ -436,7 +436,7 @@ class Work {
     take(&cost1, 1); take(&cost2, 1); take(&att_iters, 1); take(&iters, 1);
     take(&best_cost, 1); take(&mode, 1); take(&may_stall, 1);
     take(&first_test, 1); take(&predicted, 1); take(&failed, 1);
-    take(&event, 1); take(&any_held, 1);
+    take(&event, 1); take(&any_held, 1); take(&took, 1);
     take(&target, 9); take(&pose, 9); take(&moved, 1);
     buffer_ = hwy::AllocateAligned<double>(n);
     std::fill(buffer_.get(), buffer_.get() + n, 0.0);
@@ -444,7 +444,7 @@ class Work {
          {&q, &tq, &step, &best_q, &Jt, &tJt, &rt, &trt, &cost, &tcost, &lambda, &mu, &initial_norm, &stall_ref,
           &since_ref, &cost1, &cost2, &att_iters, &iters, &best_cost, &mode,
           &may_stall, &first_test, &predicted, &failed, &event, &any_held,
-          &target, &pose, &moved}) {
+          &took, &target, &pose, &moved}) {
       *field = buffer_.get() + reinterpret_cast<std::size_t>(*field);
     }
   }
@@ -532,8 +532,11 @@ class Work {
   // best.
   double *q, *tq, *step, *best_q;
   // J̃ᵀ (nq × kMaxFactorRows, entry (i, r) at i·kMaxFactorRows + r) and r̃
-  // at q and at tq.
-  double *Jt, *tJt, *rt, *trt;
+  // at q and at tq. Update does not copy the trial's into them: it sets
+  // `took` (1 where the lane took the evaluation at tq), and ComputeSteps,
+  // which loads both anyway, keeps the taken ones before the next
+  // evaluation overwrites tJt and trt.
+  double *Jt, *tJt, *rt, *trt, *took;
   // Per-lane scalars of the attempt (bounded_lm_solver.cc AttemptState).
   double *cost, *tcost, *lambda, *mu, *initial_norm, *stall_ref, *since_ref,
       *cost1, *cost2, *att_iters, *iters, *best_cost;
@@ -562,6 +565,50 @@ enum Event {
 
 HWY_INLINE V Ld(const double* p) { return hn::Load(D(), p); }
 HWY_INLINE void St(V v, double* p) { hn::Store(v, D(), p); }
+
+// c[0] + c[1] z + … + c[8] z⁸ by Estrin's scheme (kinematics_kernels.h
+// Estrin8), lane-wise.
+HWY_INLINE V Estrin8(const double* c, V z, V z2, V z4, V z8) {
+  const D d;
+  const V c01 = hn::MulAdd(z, hn::Set(d, c[1]), hn::Set(d, c[0]));
+  const V c23 = hn::MulAdd(z, hn::Set(d, c[3]), hn::Set(d, c[2]));
+  const V c45 = hn::MulAdd(z, hn::Set(d, c[5]), hn::Set(d, c[4]));
+  const V c67 = hn::MulAdd(z, hn::Set(d, c[7]), hn::Set(d, c[6]));
+  const V low = hn::MulAdd(z2, c23, c01), high = hn::MulAdd(z2, c67, c45);
+  return hn::MulAdd(z8, hn::Set(d, c[8]), hn::MulAdd(z4, high, low));
+}
+
+// sin x and cos x from one range reduction: kinematics_kernels.h
+// SinCosPolynomial lane-wise (x = kπ + r by Cody–Waite's three parts of π,
+// sin r = r P(r²), cos r = Q(r²), both negated for odd k), where Highway's
+// Sin and Cos reduce the argument twice. Lanes beyond |x| = 1e5 (or NaN)
+// take Highway's Sin and Cos for the whole vector.
+HWY_INLINE void SinCos(V x, V* sin_x, V* cos_x) {
+  namespace k = sincos_constants;
+  const D d;
+  if (HWY_UNLIKELY(!hn::AllTrue(
+          d, hn::Le(hn::Abs(x), hn::Set(d, k::kFastSinCosLimit))))) {
+    *sin_x = hn::Sin(d, x);
+    *cos_x = hn::Cos(d, x);
+    return;
+  }
+  const V shifted = hn::MulAdd(x, hn::Set(d, k::kOneOverPi),
+                               hn::Set(d, k::kRoundingShift));
+  const V turns = hn::Sub(shifted, hn::Set(d, k::kRoundingShift));
+  V r = hn::NegMulAdd(turns, hn::Set(d, k::kPiParts[0]), x);
+  r = hn::NegMulAdd(turns, hn::Set(d, k::kPiParts[1]), r);
+  r = hn::NegMulAdd(turns, hn::Set(d, k::kPiParts[2]), r);
+  // (−1)^k as the sign bit: the lowest mantissa bit of `shifted` is k's
+  // parity.
+  const hn::RebindToUnsigned<D> du;
+  const auto sign = hn::ShiftLeft<63>(hn::BitCast(du, shifted));
+  const V z = hn::Mul(r, r), z2 = hn::Mul(z, z), z4 = hn::Mul(z2, z2),
+          z8 = hn::Mul(z4, z4);
+  const V s = hn::Mul(r, Estrin8(k::kSinCoefficients, z, z2, z4, z8));
+  const V c = Estrin8(k::kCosCoefficients, z, z2, z4, z8);
+  *sin_x = hn::BitCast(d, hn::Xor(hn::BitCast(du, s), sign));
+  *cos_x = hn::BitCast(d, hn::Xor(hn::BitCast(du, c), sign));
+}
 
 // Forward pass, residual and Gauss–Newton factor at w.tq for all lanes:
 // writes w.tcost, w.tJt, w.trt and w.pose (site_goal_kernel.h Evaluate /
@@ -592,7 +639,8 @@ HWY_ATTR void Evaluate(const SimdLmPlan& plan, Work& w, int offset) {
     if (joint.prismatic) {
       for (int r = 0; r < 3; ++r) p[r] = hn::MulAdd(Rn[3 * r + 2], qk, p[r]);
     } else {
-      const V s = hn::Sin(d, qk), c = hn::Cos(d, qk);
+      V s, c;
+      SinCos(qk, &s, &c);
       for (int r = 0; r < 3; ++r) {
         const V c0 = Rn[3 * r], c1 = Rn[3 * r + 1];
         Rn[3 * r] = hn::MulAdd(c, c0, hn::Mul(s, c1));
@@ -738,13 +786,26 @@ HWY_ATTR void ComputeSteps(const SimdLmPlan& plan, Work& w, int offset) {
   using M = hn::Mask<D>;
   V J[kMaxQ][F], r[F], q[kMaxQ], g[kMaxQ], step[kMaxQ];
   V A[kMaxQ][kMaxQ];  // lower triangle of J̃ᵀJ̃
-  for (int rr = 0; rr < rows; ++rr) r[rr] = Ld(w.at(w.rt, rr) + offset);
+  // J̃ᵀ and r̃ at q: the last evaluation's where the lane took it (Work's
+  // `took`), stored back for the iterations to come.
+  const M took = hn::Gt(Ld(w.took + offset), zero);
+  const bool any_took = !hn::AllFalse(d, took);
+  const auto current = [&](double* at_q, const double* at_trial) {
+    if (!any_took) return Ld(at_q);
+    const V v = hn::IfThenElse(took, Ld(at_trial), Ld(at_q));
+    St(v, at_q);
+    return v;
+  };
+  for (int rr = 0; rr < rows; ++rr) {
+    r[rr] = current(w.at(w.rt, rr) + offset, w.at(w.trt, rr) + offset);
+  }
   for (int i = 0; i < n; ++i) {
     q[i] = Ld(w.at(w.q, i) + offset);
     step[i] = zero;
     V gi = zero;
     for (int rr = 0; rr < rows; ++rr) {
-      J[i][rr] = Ld(w.at(w.Jt, i * F + rr) + offset);
+      J[i][rr] = current(w.at(w.Jt, i * F + rr) + offset,
+                         w.at(w.tJt, i * F + rr) + offset);
       gi = hn::MulAdd(J[i][rr], r[rr], gi);
     }
     g[i] = gi;
@@ -760,32 +821,44 @@ HWY_ATTR void ComputeSteps(const SimdLmPlan& plan, Work& w, int offset) {
   M held[kMaxQ];
   for (int i = 0; i < n; ++i) held[i] = none;
   M pending = iterating, failed = none, any_held = none;
+  // LDLᵀ by rows (Golub & Van Loan, Alg. 4.1.2 in its row-oriented form):
+  // L unit lower with Lw = L_ij d_j beside it, inv_d = 1/d, y = L⁻¹(−g).
+  // Row i depends only on A, μ and which of coordinates 0 … i are held, so a
+  // pass after new holds redoes the rows from the first newly held
+  // coordinate (over all lanes), `first`, and keeps the rows above it.
+  V L[kMaxQ][kMaxQ], Lw[kMaxQ][kMaxQ], inv_d[kMaxQ], y[kMaxQ];
+  int first = 0;
   for (int pass = 0; pass <= n; ++pass) {
-    // LDLᵀ: L unit lower (Lw = L_ij d_j kept beside it), inv_d = 1/d.
-    V L[kMaxQ][kMaxQ], Lw[kMaxQ][kMaxQ], inv_d[kMaxQ];
+    // Lanes still pending factored rows < first before (else they failed
+    // and left the loop): only the new rows decide `ok`.
     M ok = hn::Not(none);
-    for (int j = 0; j < n; ++j) {
-      V dj = hn::Add(A[j][j], mu);
-      for (int k = 0; k < j; ++k) dj = hn::NegMulAdd(L[j][k], Lw[j][k], dj);
-      dj = hn::IfThenElse(held[j], one, dj);
-      const M positive = hn::Gt(dj, zero);
-      ok = hn::And(ok, positive);
-      inv_d[j] = hn::Div(one, hn::IfThenElse(positive, dj, one));
-      for (int i = j + 1; i < n; ++i) {
+    for (int i = first; i < n; ++i) {
+      for (int j = 0; j < i; ++j) {
         V s = A[i][j];
         for (int k = 0; k < j; ++k) s = hn::NegMulAdd(L[i][k], Lw[j][k], s);
         s = hn::IfThenZeroElse(hn::Or(held[j], held[i]), s);
         Lw[i][j] = s;
         L[i][j] = hn::Mul(s, inv_d[j]);
       }
+      // d_i = a_ii + μ − Σ_k L_ik² d_k, the last term as Lw_i,i−1² / d_i−1:
+      // the other terms wait not for the division of row i − 1, which is
+      // the latency chain.
+      V di = hn::Add(A[i][i], mu);
+      for (int k = 0; k + 1 < i; ++k) di = hn::NegMulAdd(L[i][k], Lw[i][k], di);
+      if (i > 0) {
+        di = hn::NegMulAdd(hn::Mul(Lw[i][i - 1], Lw[i][i - 1]), inv_d[i - 1], di);
+      }
+      di = hn::IfThenElse(held[i], one, di);
+      const M positive = hn::Gt(di, zero);
+      ok = hn::And(ok, positive);
+      inv_d[i] = hn::Div(one, hn::IfThenElse(positive, di, one));
+      // L y = −g (0 on held coordinates).
+      V yi = hn::IfThenZeroElse(held[i], hn::Neg(g[i]));
+      for (int k = 0; k < i; ++k) yi = hn::NegMulAdd(L[i][k], y[k], yi);
+      y[i] = yi;
     }
-    // L y = −g (0 on held coordinates), D z = y, Lᵀ Δ = z.
-    V y[kMaxQ], dx[kMaxQ];
-    for (int i = 0; i < n; ++i) {
-      V s = hn::IfThenZeroElse(held[i], hn::Neg(g[i]));
-      for (int k = 0; k < i; ++k) s = hn::NegMulAdd(L[i][k], y[k], s);
-      y[i] = s;
-    }
+    // D z = y, Lᵀ Δ = z.
+    V dx[kMaxQ];
     for (int i = n - 1; i >= 0; --i) {
       V s = hn::Mul(y[i], inv_d[i]);
       for (int k = i + 1; k < n; ++k) s = hn::NegMulAdd(L[k][i], dx[k], s);
@@ -796,6 +869,7 @@ HWY_ATTR void ComputeSteps(const SimdLmPlan& plan, Work& w, int offset) {
     // Hold the outward steps (bounded_lm_solver.cc HoldOutwardSteps).
     const M active = hn::AndNot(failed, pending);
     M changed = none;
+    first = n;
     for (int i = 0; i < n; ++i) {
       const M below = hn::And(hn::Le(q[i], hn::Set(d, plan.lower[i])),
                               hn::Lt(step[i], zero));
@@ -809,6 +883,7 @@ HWY_ATTR void ComputeSteps(const SimdLmPlan& plan, Work& w, int offset) {
       } else {
         held[i] = hn::Or(held[i], out);
         changed = hn::Or(changed, out);
+        if (first == n && !hn::AllFalse(d, out)) first = i;
       }
     }
     pending = changed;
@@ -854,7 +929,7 @@ HWY_ATTR void Update(const SimdLmPlan& plan, Work& w, int offset,
                      double position_tol2, double rotation_tol2) {
   const D d;
   const BoundedLmOptions& o = plan.options;
-  const int n = plan.nq, F = kMaxFactorRows;
+  const int n = plan.nq;
   const V zero = hn::Zero(d), one = hn::Set(d, 1.0);
   const V mode = Ld(w.mode + offset);
   const auto starting = hn::Eq(mode, hn::Set(d, kStarting));
@@ -867,19 +942,13 @@ HWY_ATTR void Update(const SimdLmPlan& plan, Work& w, int offset,
                                 hn::Set(d, -1.0));
   const auto accepted = hn::And(stepped, hn::Lt(tcost, cost));
   const auto take = hn::Or(accepted, starting);
-  // Take the evaluation: q, J̃ᵀ, r̃, cost.
+  // Take the evaluation: q and the cost here, J̃ᵀ and r̃ in the next
+  // ComputeSteps (Work's `took`).
   for (int i = 0; i < n; ++i) {
     St(hn::IfThenElse(take, Ld(w.at(w.tq, i) + offset), Ld(w.at(w.q, i) + offset)),
        w.at(w.q, i) + offset);
-    for (int r = 0; r < plan.factor_rows; ++r) {
-      double* cur = w.at(w.Jt, i * F + r) + offset;
-      St(hn::IfThenElse(take, Ld(w.at(w.tJt, i * F + r) + offset), Ld(cur)), cur);
-    }
   }
-  for (int r = 0; r < plan.factor_rows; ++r) {
-    double* cur = w.at(w.rt, r) + offset;
-    St(hn::IfThenElse(take, Ld(w.at(w.trt, r) + offset), Ld(cur)), cur);
-  }
+  St(hn::IfThenElseZero(take, one), w.took + offset);
   const V new_cost = hn::IfThenElse(take, tcost, cost);
   St(new_cost, w.cost + offset);
   // λ: ÷ damping_decrease on a good gain, × damping_increase on a poor gain
@@ -1027,22 +1096,34 @@ HWY_ATTR void SolveLanes(const SimdLmPlan& plan, const double* targets,
   if (plan.nq == 6 && plan.factor_rows == 6) compute_steps = &ComputeSteps<6, 6>;
   if (plan.nq == 6 && plan.factor_rows == 3) compute_steps = &ComputeSteps<6, 3>;
   const V one = hn::Set(d, 1.0), two = hn::Set(d, kIterating);
+  const V zero = hn::Zero(d), iteration_cap = hn::Set(d, max_iterations);
+  // The lanes of a mask as bits (lane i at bit i; at most 64 lanes), to
+  // visit only those, in lane order.
+  const auto bits = [&](hn::Mask<D> mask) {
+    uint8_t bytes[8] = {};
+    hn::StoreMaskBits(d, mask, bytes);
+    uint64_t out = 0;
+    for (int i = 0; i < 8; ++i) out |= uint64_t(bytes[i]) << (8 * i);
+    return out;
+  };
   while (true) {
-    bool any = false;
-    for (int lane = 0; lane < lanes; ++lane) {
-      if (w.mode[lane] == kIterating && w.iters[lane] >= max_iterations) {
-        ops.OutOfIterations(w, lane);
-      }
-      any = any || w.mode[lane] != kIdle;
+    for (uint64_t out = bits(hn::And(hn::Eq(Ld(w.mode), two),
+                                     hn::Ge(Ld(w.iters), iteration_cap)));
+         out != 0; out &= out - 1) {
+      ops.OutOfIterations(
+          w, static_cast<int>(hwy::Num0BitsBelowLS1Bit_Nonzero64(out)));
     }
-    if (!any) break;
     const V mode = Ld(w.mode);
+    if (hn::AllTrue(d, hn::Eq(mode, zero))) break;  // every lane idle
     St(hn::Add(Ld(w.iters), hn::IfThenElseZero(hn::Eq(mode, two), one)),
        w.iters);
     compute_steps(plan, w, 0);
     Evaluate(plan, w, 0);
     Update(plan, w, 0, position_tol2, rotation_tol2);
-    for (int lane = 0; lane < lanes; ++lane) {
+    for (uint64_t events = bits(hn::Ne(Ld(w.event), zero)); events != 0;
+         events &= events - 1) {
+      const int lane =
+          static_cast<int>(hwy::Num0BitsBelowLS1Bit_Nonzero64(events));
       switch (static_cast<int>(w.event[lane])) {
         case kStarted:
           ops.Started(w, lane, /*maybe_within=*/false);

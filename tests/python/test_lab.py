@@ -99,3 +99,21 @@ def test_the_benchmark_protocol_on_given_targets(panda):
         iklab.run_benchmark(panda, PANDA_TIP, "x", poses, seeds)
     with pytest.raises(ValueError, match=r"seeds must have shape \(B, nq\) = \(10, 7\)"):
         iklab.run_benchmark(panda, PANDA_TIP, "bounded-lm", poses, seeds[:, :3])
+
+
+def test_a_study_says_which_solver_ran_each_entry(panda):
+    # No time budget: bounded LM on a single pose goal goes to the SIMD
+    # batch solver; DLS cannot, and the summary says why.
+    result = iklab.run_study(panda, [iklab.GoalSpec.pose(PANDA_TIP)],
+                             solvers=["bounded-lm", "dls"], trials=8, seed=4,
+                             time_budget_seconds=0.0, threads=2)
+    assert result.summary("bounded-lm").method.startswith("simd-bounded-lm (")
+    assert result.summary("bounded-lm").method.endswith(" lanes)")
+    assert result.summary("dls").method.startswith("scalar: the solver is")
+    assert result.summary("bounded-lm").success_rate == 1.0
+    # A time budget keeps bounded LM on the scalar solver, with the reason.
+    budgeted = iklab.run_study(panda, [iklab.GoalSpec.pose(PANDA_TIP)],
+                               solvers=["bounded-lm"], trials=4, seed=4,
+                               time_budget_seconds=0.005, threads=1)
+    assert budgeted.summary("bounded-lm").method == \
+        "scalar: a time budget is set (the batch solver has none)"

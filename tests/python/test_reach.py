@@ -62,3 +62,14 @@ def test_bad_settings_are_value_errors(panda):
     m = iklab.reach_map(panda, PANDA_TIP, resolution=0.4, approach_axes=2, max_attempts=1)
     with pytest.raises(ValueError, match="voxel"):
         m.centre(-1)
+
+
+def test_the_map_says_which_solver_answered(panda, tmp_path):
+    m = iklab.reach_map(panda, PANDA_TIP, resolution=0.4, approach_axes=2,
+                        max_attempts=2, seed=1)
+    assert m.solver == "bounded-lm"
+    assert m.solver_method.startswith("simd-bounded-lm (")
+    assert m.solver_method.endswith(" lanes)")
+    # The file keeps it.
+    m.write_hdf5(str(tmp_path / "map.h5"))
+    assert iklab.read_reach_map(str(tmp_path / "map.h5")).solver_method == m.solver_method
