@@ -3,6 +3,7 @@
 // robots' URDF and MJCF capsules describing the same solid, and bad input
 // (missing, empty and package:// meshes, colliding ellipsoids).
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -113,6 +114,68 @@ TEST_CASE("URDF collision elements become exact shapes, meshes their hull",
                              Eigen::Isometry3d(Eigen::Translation3d(
                                  0.2, 0.05, 1.0)))
             .distance == Approx(0.5).margin(1e-6));
+}
+
+TEST_CASE("A URDF OBJ mesh becomes its hull at the hand-computed distance, "
+          "and a missing or empty OBJ names the file",
+          "[framework]") {
+  const std::filesystem::path folder =
+      testing::ScratchPath("collision_geometry_obj");
+  std::filesystem::create_directories(folder);
+  // The tetrahedron with corners 0, a e_x, a e_y, a e_z (a = 0.3), one face
+  // per line, counter-clockwise seen from outside.
+  std::ofstream((folder / "corner.obj").string())
+      << "# tetrahedron\nv 0 0 0\nv 0.3 0 0\nv 0 0.3 0\nv 0 0 0.3\n"
+         "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  std::ofstream((folder / "empty.obj").string()).close();
+  const auto load = [&](const std::string& file) {
+    const std::string urdf = TwoLinkUrdf(
+        R"(<collision><origin xyz="0 1 0"/><geometry><mesh filename=")" +
+        file + R"("/></geometry></collision>)");
+    const Model model = LoadUrdfFromString(urdf, "obj.urdf").figure.Compile();
+    return LoadUrdfCollisionFromString(urdf, model, "obj.urdf",
+                                       folder.string());
+  };
+  const std::vector<LinkShape> shapes = load("corner.obj");
+  REQUIRE(shapes.size() == 1);
+  REQUIRE(shapes[0].shape.type == ShapeType::kConvex);
+  // MuJoCo's hull of a tetrahedron is the tetrahedron: its 4 corners (in
+  // the link frame, wherever MuJoCo put the hull's own frame).
+  const ConvexHull& hull = *shapes[0].shape.hull;
+  REQUIRE(hull.vertices.size() == 4);
+  for (const Eigen::Vector3d& v : hull.vertices) {
+    const Eigen::Vector3d p = shapes[0].X_LG * v - Eigen::Vector3d(0, 1, 0);
+    CHECK((p.isZero(1e-6) || p.isApprox(Eigen::Vector3d(0.3, 0, 0), 1e-6) ||
+           p.isApprox(Eigen::Vector3d(0, 0.3, 0), 1e-6) ||
+           p.isApprox(Eigen::Vector3d(0, 0, 0.3), 1e-6)));
+  }
+  // A sphere of radius 0.1 centred at t (1, 1, 1) + (0, 1, 0): its nearest
+  // face is x + y + z = 0.3 (nearest point (0.1, 0.1, 0.1), the face's
+  // centroid), so d = (3t − 0.3)/√3 − 0.1.
+  const PreparedShape tetrahedron(shapes[0].shape);
+  const PreparedShape ball(CollisionShape::Sphere(0.1));
+  for (const double t : {0.2, 0.3, 0.5}) {
+    INFO("t = " << t);
+    const double expected = (3.0 * t - 0.3) / std::sqrt(3.0) - 0.1;
+    CHECK(ComputeShapeDistance(
+              tetrahedron, shapes[0].X_LG, ball,
+              Eigen::Isometry3d(Eigen::Translation3d(t, 1.0 + t, t)))
+              .distance == Approx(expected).margin(1e-6));
+  }
+  // Beside the corner a e_x, the nearest point is that corner.
+  CHECK(ComputeShapeDistance(
+            tetrahedron, shapes[0].X_LG, ball,
+            Eigen::Isometry3d(Eigen::Translation3d(0.8, 1.0, 0.0)))
+            .distance == Approx(0.5 - 0.1).margin(1e-6));
+
+  CHECK_THROWS_WITH(load("gone.obj"),
+                    Contains("obj.urdf") &&
+                        Contains("link 'arm' <collision> 0") &&
+                        Contains("gone.obj does not exist"));
+  CHECK_THROWS_WITH(load("empty.obj"),
+                    Contains("obj.urdf") &&
+                        Contains("link 'arm' <collision> 0") &&
+                        Contains("empty.obj is empty"));
 }
 
 TEST_CASE("Bad collision input names the file, the element and what to fix",
