@@ -314,7 +314,18 @@ CollisionSetup MakeCollisionSetup(
         (mjcf ? "no colliding geoms" : "no <collision> elements") +
         "); add them, or drop --collisions");
   }
-  if (setting.self) {
+  if (!setting.matrix_file.empty() && !setting.self) {
+    throw std::invalid_argument(
+        "--collision-matrix " + setting.matrix_file +
+        ": a self-collision matrix needs self-collisions; add 'self' to "
+        "--collisions (e.g. --collisions self)");
+  }
+  if (setting.self && !setting.matrix_file.empty()) {
+    setup.matrix = ReadSelfCollisionMatrix(setting.matrix_file);
+    CheckSelfCollisionMatrix(setup.matrix, model, setup.shapes,
+                             setting.matrix_file);
+    setup.self_pairs = setup.matrix.EnabledPairs();
+  } else if (setting.self) {
     setup.matrix = ComputeSelfCollisionMatrix(model, setup.shapes,
                                               matrix_options);
     setup.self_pairs = setup.matrix.EnabledPairs();
