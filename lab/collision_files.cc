@@ -35,7 +35,18 @@ json CollisionParseJson(const std::string& text, const std::string& source) {
   try {
     return json::parse(text);
   } catch (const json::exception& e) {  // parse errors, number overflow
-    CollisionFileFail(source, "", std::string("not valid JSON (") + e.what() + ")");
+    // JSON has no NaN or infinity, so such a value is a parse error (a
+    // literal) or an overflow (1e999); say so, not only where.
+    const bool non_finite = text.find("NaN") != std::string::npos ||
+                            text.find("nan") != std::string::npos ||
+                            text.find("Infinity") != std::string::npos ||
+                            dynamic_cast<const json::out_of_range*>(&e);
+    CollisionFileFail(
+        source, "",
+        std::string("not valid JSON (") + e.what() + ")" +
+            (non_finite ? "; JSON has no NaN or infinity: every number must "
+                          "be finite"
+                        : ""));
   }
 }
 

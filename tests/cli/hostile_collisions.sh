@@ -114,7 +114,9 @@ for tool in reach bench; do
   expect 2 "empty.json: not valid JSON" -- "${args[@]}" --out o --collisions empty.json
   # Obstacle elements: the file, the element and what to fix.
   expect 2 "nan.json: not valid JSON" -- "${args[@]}" --out o --collisions nan.json
-  expect 2 "overflow.json: not valid JSON" -- "${args[@]}" --out o --collisions overflow.json
+  expect 2 "last read: '\"radius\": N'); JSON has no NaN or infinity: every number must be finite" -- \
+    "${args[@]}" --out o --collisions nan.json
+  expect 2 "overflow.json: not valid JSON ([json.exception.out_of_range.406] number overflow parsing '1e999'); JSON has no NaN or infinity" -- "${args[@]}" --out o --collisions overflow.json
   expect 2 "truncated.json: not valid JSON" -- "${args[@]}" --out o --collisions truncated.json
   expect 2 "negative.json: element 0 ('ball'): \"radius\" must be > 0" -- \
     "${args[@]}" --out o --collisions self,negative.json
