@@ -95,6 +95,13 @@ void AddBenchOptions(CLI::App* command, BenchCommandOptions* o) {
       "Collision-free answers: 'self' (the robot file's collision shapes, "
       "self-collision matrix computed as MoveIt's setup assistant does), "
       "'OBSTACLES.json', or 'self,OBSTACLES.json'");
+  command->add_option("--collision-matrix", o->collision_matrix,
+                      "With --collisions self: read the self-collision "
+                      "matrix from this JSON file (one robot) instead of "
+                      "computing it");
+  command->add_option("--write-collision-matrix", o->write_collision_matrix,
+                      "With --collisions self: write the self-collision "
+                      "matrix used to this JSON file (one robot)");
   command->add_option("--targets-csv", o->targets_csv,
                       "Your own targets: CSV, per row the seed joint vector "
                       "then x,y,z,qw,qx,qy,qz; a first line ending in "
@@ -382,9 +389,19 @@ bool RunRobot(const BenchCommandOptions& o, const BenchmarkRobot& robot,
   if (!o.collisions.empty()) {
     try {
       const bool mjcf = !robot.mjcf_path.empty();
+      CollisionSetting setting = ParseCollisionSetting(o.collisions);
+      setting.matrix_file = o.collision_matrix;
       auto setup = std::make_shared<CollisionSetup>(MakeCollisionSetup(
-          ParseCollisionSetting(o.collisions), model,
-          mjcf ? robot.mjcf_path : robot.urdf_path, mjcf));
+          setting, model, mjcf ? robot.mjcf_path : robot.urdf_path, mjcf));
+      if (!o.write_collision_matrix.empty()) {
+        if (!setting.self) {
+          throw std::invalid_argument(
+              "--write-collision-matrix " + o.write_collision_matrix +
+              ": a self-collision matrix needs self-collisions; add 'self' "
+              "to --collisions");
+        }
+        WriteSelfCollisionMatrix(setup->matrix, o.write_collision_matrix);
+      }
       std::fprintf(stderr,
                    "%-12s collisions: %zu shapes, %zu of %zu self pairs "
                    "checked (%d adjacent, %d default, %d always, %d never in "
@@ -547,6 +564,17 @@ int RunBenchCommand(const BenchCommandOptions& o) {
   BenchmarkSettings settings;
   if (!ChooseRobots(o, &robots) || !ChooseSolvers(o, &solvers) ||
       !MakeSettings(o, &settings)) {
+    return 2;
+  }
+  if ((!o.collision_matrix.empty() || !o.write_collision_matrix.empty()) &&
+      (o.collisions.empty() || robots.size() != 1)) {
+    std::fprintf(stderr,
+                 "iklab bench: --collision-matrix and "
+                 "--write-collision-matrix need --collisions self and one "
+                 "robot (--robots NAME, --urdf or --mjcf); %zu robots "
+                 "chosen%s\n",
+                 robots.size(),
+                 o.collisions.empty() ? ", no --collisions" : "");
     return 2;
   }
   // Every file is written into --out: refuse an unusable folder before any

@@ -47,6 +47,11 @@ struct BenchCommandOptions {
   /// "self", "OBSTACLES.json" or "self,OBSTACLES.json" (lab/collision_files.h);
   /// empty: no collisions.
   std::string collisions;
+  /// Self-collision matrix read from this file instead of computed (one
+  /// robot; lab/collision_files.h); empty: computed.
+  std::string collision_matrix;
+  /// The self-collision matrix used is written to this file (one robot).
+  std::string write_collision_matrix;
 };
 
 /// Declares the options of `iklab bench` on `command`.

@@ -70,6 +70,12 @@ void AddReachOptions(CLI::App* command, ReachCommandOptions* o) {
       "Collision-free answers only: 'self' (the robot file's collision "
       "shapes, self-collision matrix as MoveIt's setup assistant computes "
       "it), 'OBSTACLES.json', or 'self,OBSTACLES.json'");
+  command->add_option("--collision-matrix", o->collision_matrix,
+                      "With --collisions self: read the self-collision "
+                      "matrix from this JSON file instead of computing it");
+  command->add_option("--write-collision-matrix", o->write_collision_matrix,
+                      "With --collisions self: write the self-collision "
+                      "matrix used to this JSON file");
   command
       ->add_option("--solver", o->solver,
                    "auto (analytic-6r where the arm fits, else bounded-lm), "
@@ -248,10 +254,27 @@ int Run(const ReachCommandOptions& o, ProcessGroup* group) {
   const bool root = group->rank() == 0;
   const Chain chain = LoadChain(o);
   std::shared_ptr<const CollisionSetup> collisions;
+  if ((!o.collision_matrix.empty() || !o.write_collision_matrix.empty()) &&
+      o.collisions.empty()) {
+    throw std::invalid_argument(
+        "--collision-matrix and --write-collision-matrix need --collisions "
+        "self");
+  }
   if (!o.collisions.empty()) {
-    collisions = std::make_shared<CollisionSetup>(MakeCollisionSetup(
-        ParseCollisionSetting(o.collisions), *chain.model, chain.file,
-        chain.mjcf));
+    CollisionSetting setting = ParseCollisionSetting(o.collisions);
+    setting.matrix_file = o.collision_matrix;
+    auto setup = std::make_shared<CollisionSetup>(
+        MakeCollisionSetup(setting, *chain.model, chain.file, chain.mjcf));
+    if (!o.write_collision_matrix.empty()) {
+      if (!setting.self) {
+        throw std::invalid_argument(
+            "--write-collision-matrix " + o.write_collision_matrix +
+            ": a self-collision matrix needs self-collisions; add 'self' to "
+            "--collisions");
+      }
+      if (root) WriteSelfCollisionMatrix(setup->matrix, o.write_collision_matrix);
+    }
+    collisions = std::move(setup);
     if (root) {
       std::fprintf(stderr,
                    "iklab reach: collisions: %zu shapes, %zu self pairs "

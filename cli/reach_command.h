@@ -45,6 +45,11 @@ struct ReachCommandOptions {
   /// "self", "OBSTACLES.json" or "self,OBSTACLES.json" (lab/collision_files.h);
   /// empty: no collision check.
   std::string collisions;
+  /// Self-collision matrix read from this file instead of computed; empty:
+  /// computed (lab/collision_files.h).
+  std::string collision_matrix;
+  /// The self-collision matrix used is written to this file.
+  std::string write_collision_matrix;
   int attempts = 10;
   int iterations = 500;
   /// Bounded LM on the scalar solver even where the SIMD batch solver

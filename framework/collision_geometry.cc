@@ -176,9 +176,44 @@ void CollisionShape::Validate(const std::string& owner) const {
   }
 }
 
+std::vector<LinkShape> CapsulesFromCylinders(std::vector<LinkShape> shapes) {
+  const int n = static_cast<int>(shapes.size());
+  std::vector<bool> used(n, false);
+  // For each cylinder, the capsule it makes with two unused end spheres.
+  for (int c = 0; c < n; ++c) {
+    const LinkShape& cylinder = shapes[c];
+    if (cylinder.shape.type != ShapeType::kCylinder) continue;
+    const double r = cylinder.shape.radius, h = cylinder.shape.half_length;
+    const double tolerance = 1e-9 * (r + h);
+    int ends[2] = {-1, -1};
+    for (int e = 0; e < 2; ++e) {
+      const Eigen::Vector3d p_LE =
+          cylinder.X_LG * Eigen::Vector3d(0.0, 0.0, e == 0 ? h : -h);
+      for (int s = 0; s < n && ends[e] < 0; ++s) {
+        const LinkShape& sphere = shapes[s];
+        if (used[s] || s == ends[0] || sphere.link != cylinder.link ||
+            sphere.shape.type != ShapeType::kSphere ||
+            std::abs(sphere.shape.radius - r) > tolerance ||
+            (sphere.X_LG.translation() - p_LE).norm() > tolerance) {
+          continue;
+        }
+        ends[e] = s;
+      }
+    }
+    if (ends[0] < 0 || ends[1] < 0) continue;
+    used[ends[0]] = used[ends[1]] = true;
+    shapes[c].shape = CollisionShape::Capsule(r, h);
+  }
+  std::vector<LinkShape> out;
+  for (int k = 0; k < n; ++k) {
+    if (!used[k]) out.push_back(std::move(shapes[k]));
+  }
+  return out;
+}
+
 std::vector<LinkShape> LoadUrdfCollisionFromString(
     const std::string& xml, const Model& model, const std::string& source_name,
-    const std::string& mesh_folder) {
+    const std::string& mesh_folder, const UrdfCollisionOptions& options) {
   const urdf::ModelInterfaceSharedPtr urdf_model =
       internal::ParseUrdfChecked(xml, source_name);
   std::vector<LinkShape> shapes;
@@ -218,17 +253,20 @@ std::vector<LinkShape> LoadUrdfCollisionFromString(
       shapes.push_back(std::move(shape));
     }
   }
-  return shapes;
+  return options.capsules_from_cylinders
+             ? CapsulesFromCylinders(std::move(shapes))
+             : shapes;
 }
 
 std::vector<LinkShape> LoadUrdfCollision(const std::string& path,
-                                         const Model& model) {
+                                         const Model& model,
+                                         const UrdfCollisionOptions& options) {
   const std::string xml = internal::ReadFile(path, "a URDF file");
   const auto slash = path.find_last_of('/');
   const std::string folder =
       slash == std::string::npos ? "." : path.substr(0, slash);
   return LoadUrdfCollisionFromString(xml, model, path,
-                                     folder.empty() ? "/" : folder);
+                                     folder.empty() ? "/" : folder, options);
 }
 
 std::vector<LinkShape> MjcfCollisionShapes(const MjcfFigure& mjcf,

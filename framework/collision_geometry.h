@@ -12,12 +12,30 @@
 /// |------------------------------|--------------------------------------------|
 /// | URDF `<sphere radius>`       | kSphere                                    |
 /// | URDF `<cylinder radius length>` | kCylinder, half_length = length / 2     |
+/// | URDF cylinder + 2 end spheres | kCapsule (see "URDF capsules" below)      |
 /// | URDF `<box size>`            | kBox, half_extents = size / 2              |
 /// | URDF `<mesh filename scale>` | kConvex: the mesh's convex hull, scaled    |
 /// | MJCF sphere                  | kSphere                                    |
 /// | MJCF capsule / cylinder      | kCapsule / kCylinder (size: radius, half length) |
 /// | MJCF box                     | kBox (size: half extents)                  |
 /// | MJCF mesh                    | kConvex: MuJoCo's convex hull of the mesh  |
+///
+/// URDF capsules. URDF has no capsule, so a capsule is written as a
+/// cylinder plus a sphere at each end cap (scripts/make_robot_models.py does
+/// this for the shipped arms). By default such a triple becomes one kCapsule
+/// (UrdfCollisionOptions::capsules_from_cylinders), by this rule: on one
+/// link, a cylinder of radius r, half length h and frame G, and two further
+/// `<collision>` spheres of radius r whose centres are G's (0, 0, +h) and
+/// (0, 0, −h), each equal within ε = 1e-9·(r + h) (the text's rounding).
+/// The union of the three is exactly the capsule of radius r around the
+/// segment between those centres (a capsule is the set of points within r
+/// of its segment: the cylinder holds those whose nearest segment point is
+/// inside, the spheres those nearest an end), so every distance is the
+/// same, up to ε; what changes is who answers: the closed form for capsule
+/// pairs instead of FCL's GJK on cylinders (tens of times slower). The
+/// capsule takes the cylinder's name and place in the list; the spheres are
+/// dropped. A sphere serves one capsule; a cylinder without both spheres, a
+/// sphere of another radius or off the end caps is left as it is.
 ///
 /// Spheres, capsules, cylinders and boxes are exact. Meshes are replaced by
 /// their convex hull (a conservative cover: every point of the mesh is in
@@ -109,19 +127,35 @@ struct LinkShape {
   CollisionShape shape;
 };
 
+/// Options of LoadUrdfCollision.
+struct UrdfCollisionOptions {
+  /// A cylinder with a sphere of its radius on each end cap becomes one
+  /// capsule (the rule in the file comment). The same solid, answered by
+  /// the closed form; false keeps the file's three elements (to compare).
+  bool capsules_from_cylinders = true;
+};
+
 /// The collision shapes of the links of `model` in a URDF file.
 /// @param path the URDF (relative mesh file names are resolved from its
 ///   folder; `file://` prefixes are accepted).
 /// @throws std::invalid_argument as the file comment says.
-std::vector<LinkShape> LoadUrdfCollision(const std::string& path,
-                                         const Model& model);
+std::vector<LinkShape> LoadUrdfCollision(
+    const std::string& path, const Model& model,
+    const UrdfCollisionOptions& options = {});
 
 /// As LoadUrdfCollision for URDF text; relative mesh paths are resolved
 /// from `mesh_folder`.
 std::vector<LinkShape> LoadUrdfCollisionFromString(
     const std::string& xml, const Model& model,
     const std::string& source_name = "<string>",
-    const std::string& mesh_folder = ".");
+    const std::string& mesh_folder = ".",
+    const UrdfCollisionOptions& options = {});
+
+/// The capsule rule of the file comment over a list of link shapes: each
+/// cylinder with a sphere of its radius centred on each end cap (same link)
+/// becomes one capsule in the cylinder's place, the two spheres removed;
+/// every other shape is kept in order.
+std::vector<LinkShape> CapsulesFromCylinders(std::vector<LinkShape> shapes);
 
 /// The collision shapes of a loaded MJCF model's geoms on the links of
 /// `model` (see the file comment).

@@ -35,7 +35,18 @@ json CollisionParseJson(const std::string& text, const std::string& source) {
   try {
     return json::parse(text);
   } catch (const json::exception& e) {  // parse errors, number overflow
-    CollisionFileFail(source, "", std::string("not valid JSON (") + e.what() + ")");
+    // JSON has no NaN or infinity, so such a value is a parse error (a
+    // literal) or an overflow (1e999); say so, not only where.
+    const bool non_finite = text.find("NaN") != std::string::npos ||
+                            text.find("nan") != std::string::npos ||
+                            text.find("Infinity") != std::string::npos ||
+                            dynamic_cast<const json::out_of_range*>(&e);
+    CollisionFileFail(
+        source, "",
+        std::string("not valid JSON (") + e.what() + ")" +
+            (non_finite ? "; JSON has no NaN or infinity: every number must "
+                          "be finite"
+                        : ""));
   }
 }
 
@@ -314,7 +325,18 @@ CollisionSetup MakeCollisionSetup(
         (mjcf ? "no colliding geoms" : "no <collision> elements") +
         "); add them, or drop --collisions");
   }
-  if (setting.self) {
+  if (!setting.matrix_file.empty() && !setting.self) {
+    throw std::invalid_argument(
+        "--collision-matrix " + setting.matrix_file +
+        ": a self-collision matrix needs self-collisions; add 'self' to "
+        "--collisions (e.g. --collisions self)");
+  }
+  if (setting.self && !setting.matrix_file.empty()) {
+    setup.matrix = ReadSelfCollisionMatrix(setting.matrix_file);
+    CheckSelfCollisionMatrix(setup.matrix, model, setup.shapes,
+                             setting.matrix_file);
+    setup.self_pairs = setup.matrix.EnabledPairs();
+  } else if (setting.self) {
     setup.matrix = ComputeSelfCollisionMatrix(model, setup.shapes,
                                               matrix_options);
     setup.self_pairs = setup.matrix.EnabledPairs();

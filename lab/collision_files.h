@@ -74,6 +74,10 @@ SelfCollisionMatrix ReadSelfCollisionMatrix(const std::string& path);
 struct CollisionSetting {
   bool self = false;
   std::string obstacle_file;
+  /// `--collision-matrix FILE`: the self-collision matrix is read from this
+  /// file (written by `--write-collision-matrix`) instead of computed;
+  /// empty: computed. Needs `self`.
+  std::string matrix_file;
   bool any() const { return self || !obstacle_file.empty(); }
 };
 
@@ -96,10 +100,13 @@ struct CollisionSetup {
 };
 
 /// Builds the setup: shapes from the robot file (URDF `<collision>` or, when
-/// `mjcf` is set, its geoms), the matrix computed with `matrix_options`
-/// (when setting.self), obstacles read from setting.obstacle_file.
+/// `mjcf` is set, its geoms), the matrix (when setting.self) read from
+/// setting.matrix_file or else computed with `matrix_options`, obstacles
+/// read from setting.obstacle_file.
 /// @throws std::invalid_argument for a robot without collision shapes (the
-///   file named), and as the readers.
+///   file named), a matrix file without `self`, a matrix file for another
+///   model or other shapes (CheckSelfCollisionMatrix: the file and the link
+///   or pair named), and as the readers.
 CollisionSetup MakeCollisionSetup(
     const CollisionSetting& setting, const Model& model,
     const std::string& robot_file, bool mjcf,

@@ -3,10 +3,13 @@
 // robots' URDF and MJCF capsules describing the same solid, and bad input
 // (missing, empty and package:// meshes, colliding ellipsoids).
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -111,6 +114,68 @@ TEST_CASE("URDF collision elements become exact shapes, meshes their hull",
                              Eigen::Isometry3d(Eigen::Translation3d(
                                  0.2, 0.05, 1.0)))
             .distance == Approx(0.5).margin(1e-6));
+}
+
+TEST_CASE("A URDF OBJ mesh becomes its hull at the hand-computed distance, "
+          "and a missing or empty OBJ names the file",
+          "[framework]") {
+  const std::filesystem::path folder =
+      testing::ScratchPath("collision_geometry_obj");
+  std::filesystem::create_directories(folder);
+  // The tetrahedron with corners 0, a e_x, a e_y, a e_z (a = 0.3), one face
+  // per line, counter-clockwise seen from outside.
+  std::ofstream((folder / "corner.obj").string())
+      << "# tetrahedron\nv 0 0 0\nv 0.3 0 0\nv 0 0.3 0\nv 0 0 0.3\n"
+         "f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+  std::ofstream((folder / "empty.obj").string()).close();
+  const auto load = [&](const std::string& file) {
+    const std::string urdf = TwoLinkUrdf(
+        R"(<collision><origin xyz="0 1 0"/><geometry><mesh filename=")" +
+        file + R"("/></geometry></collision>)");
+    const Model model = LoadUrdfFromString(urdf, "obj.urdf").figure.Compile();
+    return LoadUrdfCollisionFromString(urdf, model, "obj.urdf",
+                                       folder.string());
+  };
+  const std::vector<LinkShape> shapes = load("corner.obj");
+  REQUIRE(shapes.size() == 1);
+  REQUIRE(shapes[0].shape.type == ShapeType::kConvex);
+  // MuJoCo's hull of a tetrahedron is the tetrahedron: its 4 corners (in
+  // the link frame, wherever MuJoCo put the hull's own frame).
+  const ConvexHull& hull = *shapes[0].shape.hull;
+  REQUIRE(hull.vertices.size() == 4);
+  for (const Eigen::Vector3d& v : hull.vertices) {
+    const Eigen::Vector3d p = shapes[0].X_LG * v - Eigen::Vector3d(0, 1, 0);
+    CHECK((p.isZero(1e-6) || p.isApprox(Eigen::Vector3d(0.3, 0, 0), 1e-6) ||
+           p.isApprox(Eigen::Vector3d(0, 0.3, 0), 1e-6) ||
+           p.isApprox(Eigen::Vector3d(0, 0, 0.3), 1e-6)));
+  }
+  // A sphere of radius 0.1 centred at t (1, 1, 1) + (0, 1, 0): its nearest
+  // face is x + y + z = 0.3 (nearest point (0.1, 0.1, 0.1), the face's
+  // centroid), so d = (3t − 0.3)/√3 − 0.1.
+  const PreparedShape tetrahedron(shapes[0].shape);
+  const PreparedShape ball(CollisionShape::Sphere(0.1));
+  for (const double t : {0.2, 0.3, 0.5}) {
+    INFO("t = " << t);
+    const double expected = (3.0 * t - 0.3) / std::sqrt(3.0) - 0.1;
+    CHECK(ComputeShapeDistance(
+              tetrahedron, shapes[0].X_LG, ball,
+              Eigen::Isometry3d(Eigen::Translation3d(t, 1.0 + t, t)))
+              .distance == Approx(expected).margin(1e-6));
+  }
+  // Beside the corner a e_x, the nearest point is that corner.
+  CHECK(ComputeShapeDistance(
+            tetrahedron, shapes[0].X_LG, ball,
+            Eigen::Isometry3d(Eigen::Translation3d(0.8, 1.0, 0.0)))
+            .distance == Approx(0.5 - 0.1).margin(1e-6));
+
+  CHECK_THROWS_WITH(load("gone.obj"),
+                    Contains("obj.urdf") &&
+                        Contains("link 'arm' <collision> 0") &&
+                        Contains("gone.obj does not exist"));
+  CHECK_THROWS_WITH(load("empty.obj"),
+                    Contains("obj.urdf") &&
+                        Contains("link 'arm' <collision> 0") &&
+                        Contains("empty.obj is empty"));
 }
 
 TEST_CASE("Bad collision input names the file, the element and what to fix",
@@ -235,12 +300,25 @@ TEST_CASE("The shipped robots' URDF capsules (cylinder and end spheres) and "
     const MjcfFigure mjcf = LoadMjcfChain(testing::ShippedDataFile(r.mjcf),
                                           r.base, r.tip);
     const Model mjcf_model = mjcf.figure.Compile();
+    UrdfCollisionOptions as_written;
+    as_written.capsules_from_cylinders = false;
     const std::vector<LinkShape> from_urdf =
+        LoadUrdfCollision(urdf_path, urdf_model, as_written);
+    const std::vector<LinkShape> merged =
         LoadUrdfCollision(urdf_path, urdf_model);
     const std::vector<LinkShape> from_mjcf =
         MjcfCollisionShapes(mjcf, mjcf_model);
     REQUIRE(from_mjcf.size() >= 6);
     REQUIRE(from_urdf.size() > from_mjcf.size());
+    // Loaded as capsules, the URDF's shapes are the MJCF's, one for one.
+    REQUIRE(merged.size() == from_mjcf.size());
+    for (std::size_t k = 0; k < merged.size(); ++k) {
+      CHECK(merged[k].link == from_mjcf[k].link);
+      CHECK(merged[k].shape.type == from_mjcf[k].shape.type);
+      CHECK(merged[k].shape.radius == Approx(from_mjcf[k].shape.radius));
+      CHECK(merged[k].shape.half_length ==
+            Approx(from_mjcf[k].shape.half_length).margin(1e-9));
+    }
     std::vector<std::string> links;
     for (const LinkShape& s : from_mjcf) links.push_back(s.link);
     std::mt19937_64 rng(3);
@@ -253,8 +331,11 @@ TEST_CASE("The shipped robots' URDF capsules (cylinder and end spheres) and "
         for (std::size_t j = i + 2; j < links.size(); ++j) {
           const double d_urdf = LinkDistance(from_urdf, urdf_model, urdf_data,
                                              links[i], links[j]);
+          const double d_merged = LinkDistance(merged, urdf_model, urdf_data,
+                                               links[i], links[j]);
           const double d_mjcf = LinkDistance(from_mjcf, mjcf_model, mjcf_data,
                                              links[i], links[j]);
+          CHECK(d_merged == Approx(d_mjcf).margin(1e-9));
           // Apart, the union's distance is the capsule's; overlapping, the
           // smallest member's depth is not the union's, only its sign is.
           if (d_mjcf > 0.0) {
@@ -266,6 +347,122 @@ TEST_CASE("The shipped robots' URDF capsules (cylinder and end spheres) and "
       }
     }
   }
+}
+
+// A random unit quaternion's pose at a random point of the cube [-s, s]^3.
+Eigen::Isometry3d RandomPose(std::mt19937_64* rng, double s) {
+  std::normal_distribution<double> normal;
+  std::uniform_real_distribution<double> uniform(-s, s);
+  Eigen::Quaterniond q(normal(*rng), normal(*rng), normal(*rng), normal(*rng));
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.linear() = q.normalized().toRotationMatrix();
+  X.translation() = Eigen::Vector3d(uniform(*rng), uniform(*rng), uniform(*rng));
+  return X;
+}
+
+TEST_CASE("A URDF cylinder with a sphere on each end cap loads as one capsule "
+          "whose closed-form distance is FCL's distance to the three",
+          "[framework]") {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> size(0.02, 0.3);
+  const std::vector<CollisionShape> others = {
+      CollisionShape::Sphere(0.07), CollisionShape::Capsule(0.05, 0.2),
+      CollisionShape::Box(Eigen::Vector3d(0.1, 0.2, 0.05)),
+      CollisionShape::Cylinder(0.08, 0.1)};
+  int apart = 0, overlapping = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const double r = size(rng), h = size(rng);
+    const Eigen::Isometry3d X_LG = RandomPose(&rng, 0.3);
+    // As a URDF writes it: cylinder, then the spheres at the end caps, the
+    // centres printed with 17 significant digits.
+    const auto sphere_at = [&](double z) {
+      const Eigen::Vector3d c = X_LG * Eigen::Vector3d(0, 0, z);
+      char text[128];
+      std::snprintf(text, sizeof(text), "%.17g %.17g %.17g", c.x(), c.y(),
+                    c.z());
+      std::istringstream in(text);
+      Eigen::Vector3d read;
+      in >> read.x() >> read.y() >> read.z();
+      return LinkShape{"arm", "end",
+                       Eigen::Isometry3d(Eigen::Translation3d(read)),
+                       CollisionShape::Sphere(r)};
+    };
+    const std::vector<LinkShape> written = {
+        sphere_at(h), LinkShape{"arm", "rod", X_LG,
+                                CollisionShape::Cylinder(r, h)},
+        sphere_at(-h)};
+    const std::vector<LinkShape> merged = CapsulesFromCylinders(written);
+    REQUIRE(merged.size() == 1);
+    CHECK(merged[0].name == "rod");
+    REQUIRE(merged[0].shape.type == ShapeType::kCapsule);
+    const PreparedShape capsule(merged[0].shape);
+    const Eigen::Isometry3d X_WL = RandomPose(&rng, 0.5);
+    for (const CollisionShape& other_shape : others) {
+      const PreparedShape other(other_shape);
+      const Eigen::Isometry3d X_WO = RandomPose(&rng, 0.5);
+      const ShapeDistance d = ComputeShapeDistance(
+          capsule, X_WL * merged[0].X_LG, other, X_WO);
+      double d_union = 1e300;
+      for (const LinkShape& part : written) {
+        d_union = std::min(
+            d_union, ComputeShapeDistanceFcl(PreparedShape(part.shape),
+                                             X_WL * part.X_LG, other, X_WO)
+                         .distance);
+      }
+      INFO("trial " << trial << " " << ShapeTypeName(other_shape.type));
+      if (d_union > 1e-6) {
+        ++apart;
+        CHECK(d.distance == Approx(d_union).margin(1e-7));
+      } else {
+        ++overlapping;  // the union's depth is not its members' (see above)
+        CHECK(d.distance <= 1e-6);
+      }
+    }
+  }
+  CHECK(apart > 100);
+  CHECK(overlapping > 10);
+}
+
+TEST_CASE("A cylinder stays a cylinder without a sphere of its radius on "
+          "each end cap of the same link",
+          "[framework]") {
+  const Eigen::Isometry3d X_LG(Eigen::Translation3d(0.1, 0.2, 0.3));
+  const auto sphere = [](const char* link, double r, double z) {
+    return LinkShape{link, "s",
+                     Eigen::Isometry3d(Eigen::Translation3d(0.1, 0.2, 0.3 + z)),
+                     CollisionShape::Sphere(r)};
+  };
+  const LinkShape cylinder{"arm", "c", X_LG, CollisionShape::Cylinder(0.05, 0.2)};
+  const auto types = [](const std::vector<LinkShape>& shapes) {
+    std::string out;
+    for (const LinkShape& s : shapes) out += ShapeTypeName(s.shape.type) + std::string(" ");
+    return out;
+  };
+  // The rule applies: one capsule.
+  CHECK(types(CapsulesFromCylinders(
+            {sphere("arm", 0.05, 0.2), cylinder, sphere("arm", 0.05, -0.2)})) ==
+        "capsule ");
+  // Another radius, off the end cap, another link, a sphere missing.
+  CHECK(types(CapsulesFromCylinders(
+            {sphere("arm", 0.06, 0.2), cylinder, sphere("arm", 0.05, -0.2)})) ==
+        "sphere cylinder sphere ");
+  CHECK(types(CapsulesFromCylinders(
+            {sphere("arm", 0.05, 0.21), cylinder, sphere("arm", 0.05, -0.2)})) ==
+        "sphere cylinder sphere ");
+  CHECK(types(CapsulesFromCylinders(
+            {sphere("hand", 0.05, 0.2), cylinder, sphere("arm", 0.05, -0.2)})) ==
+        "sphere cylinder sphere ");
+  CHECK(types(CapsulesFromCylinders({cylinder, sphere("arm", 0.05, -0.2)})) ==
+        "cylinder sphere ");
+  // Both spheres on one end cap do not make a capsule.
+  CHECK(types(CapsulesFromCylinders(
+            {sphere("arm", 0.05, 0.2), cylinder, sphere("arm", 0.05, 0.2)})) ==
+        "sphere cylinder sphere ");
+  // A third sphere on an end cap stays a sphere.
+  CHECK(types(CapsulesFromCylinders({sphere("arm", 0.05, 0.2), cylinder,
+                                     sphere("arm", 0.05, -0.2),
+                                     sphere("arm", 0.05, 0.2)})) ==
+        "capsule sphere ");
 }
 
 }  // namespace
