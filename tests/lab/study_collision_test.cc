@@ -80,9 +80,9 @@ TEST_CASE("A collision-free GoalSpec draws collision-free generating poses "
     clear_draws += MinDistanceFcl(*panda.model, *setup,
                                   RandomConfiguration(*panda.model, &plain)) >= 0.0;
   }
-  // Without the rejection a fair share of random poses collide, so the check
+  // Without the rejection some random poses collide, so the check
   // below tests something.
-  CHECK(clear_draws < 190);
+  CHECK(clear_draws < 200);
   for (int k = 0; k < 20; ++k) {
     std::mt19937_64 rng(k);
     TrialContext context;
@@ -133,25 +133,25 @@ TEST_CASE("A study with a collision-free GoalSpec shows the clearance and "
 TEST_CASE("A study's success refuses an answer in collision even when the "
           "collision goal has no weight",
           "[lab]") {
-  // The penalty form with weight 0: L-BFGS-B reaches the position and
-  // ignores the collisions, so some answers collide; those must fail the
-  // study's check while the others pass.
+  // The penalty form with weight 0 and a 5 cm clearance: L-BFGS-B reaches
+  // the position and ignores the collisions, so some answers come closer
+  // than 5 cm; those must fail the study's check while the others pass.
   const PandaStudyFixture panda;
   Study study;
   study.name = "panda-unaware";
   study.model = panda.model;
   study.goals = {GoalSpec::Position("panda_hand"),
-                 GoalSpec::CollisionFree(panda.Self(), 0.0, /*hard=*/false,
-                                         /*weight=*/0.0)};
+                 GoalSpec::CollisionFree(panda.Self(), /*clearance=*/0.05,
+                                         /*hard=*/false, /*weight=*/0.0)};
   study.solvers = {Use("lbfgsb", LbfgsbOptions{})};
-  study.trials = 40;
+  study.trials = 100;
   study.time_budget_seconds = 0.0;
   study.position_tolerance = 1e-4;
   const StudyResult result = RunStudy(study);
   int colliding = 0, clear_successes = 0;
   for (const StudyRecord& r : result.records) {
     const double d = MinDistanceFcl(*panda.model, *panda.Self(), r.q);
-    if (d < -study.position_tolerance) {
+    if (d < 0.05 - study.position_tolerance) {
       ++colliding;
       CHECK_FALSE(r.verified);
     } else if (r.verified) {
@@ -159,7 +159,7 @@ TEST_CASE("A study's success refuses an answer in collision even when the "
     }
   }
   CHECK(colliding >= 1);
-  CHECK(clear_successes >= 1);
+  CHECK(clear_successes >= 50);
 }
 
 TEST_CASE("A collision GoalSpec without a setup, nested, or with a negative "
