@@ -8,7 +8,6 @@
 #include "solve_guard.h"
 #include "constraints/aiming_goal.h"
 #include "constraints/bounds.h"
-#include "constraints/collision.h"
 #include "constraints/composite_goals.h"
 #include "constraints/distance_goals.h"
 #include "constraints/goal.h"
@@ -442,59 +441,6 @@ void BindRelativePoseGoals(py::module_& m) {
            py::arg("lower"), py::arg("upper"), py::arg("weight") = 1.0);
 }
 
-// Collisions: capsules on the links and obstacles.
-void BindCollisions(py::module_& m) {
-  py::class_<Capsule>(m, "Capsule")
-      .def(py::init([](Vector3Arg a, Vector3Arg b, double radius) {
-             return Capsule{ToVector3(a, "a"), ToVector3(b, "b"), radius};
-           }),
-           py::arg("a"), py::arg("b"), py::arg("radius"))
-      .def_static("sphere", [](Vector3Arg center, double radius) {
-        return Capsule::Sphere(ToVector3(center, "center"), radius);
-      }, py::arg("center"), py::arg("radius"),
-      "A sphere: the capsule with a == b == center.")
-      .def_readwrite("a", &Capsule::a, "One end of the segment (3 values).")
-      .def_readwrite("b", &Capsule::b, "The other end of the segment (3 values).")
-      .def_readwrite("radius", &Capsule::radius,
-                    "Radius of the capsule around the segment [a, b] (model length units, >= 0).");
-  py::class_<LinkCapsule>(m, "LinkCapsule")
-      .def(py::init([](std::string link, Capsule capsule) {
-             return LinkCapsule{std::move(link), capsule};
-           }),
-           py::arg("link"), py::arg("capsule"))
-      .def_readwrite("link", &LinkCapsule::link, "Name of the link the capsule is fixed to.")
-      .def_readwrite("capsule", &LinkCapsule::capsule,
-                     "The Capsule, its ends a and b in the link's frame.");
-  m.def("fit_chain_capsules", &FitChainCapsules, py::arg("model"), py::arg("links"),
-        py::arg("radius"),
-        "LinkCapsules along a chain: for each listed link a capsule of `radius` from "
-        "the link's origin to the origin of the next listed link (taken at q = 0), in "
-        "the link's frame; the last link gets a sphere at its origin. Raises ValueError "
-        "for an unknown link, no links, or a radius that is not finite and > 0.");
-  py::class_<CollisionGoal, InequalityGoal, std::shared_ptr<CollisionGoal>>(m, "CollisionGoal")
-      .def(py::init([](const Model& model, std::vector<LinkCapsule> bodies,
-                       std::vector<Capsule> obstacles, double margin, int skip_neighbors,
-                       std::vector<std::pair<std::string, std::string>> allowed_pairs,
-                       double weight) {
-             CollisionOptions options;
-             options.margin = margin;
-             options.skip_neighbors = skip_neighbors;
-             options.allowed_pairs = std::move(allowed_pairs);
-             return std::make_shared<CollisionGoal>(model, std::move(bodies),
-                                                    std::move(obstacles), options, weight);
-           }),
-           py::arg("model"), py::arg("bodies"), py::arg("obstacles") = std::vector<Capsule>{},
-           py::arg("margin") = 0.0, py::arg("skip_neighbors") = 1,
-           py::arg("allowed_pairs") = std::vector<std::pair<std::string, std::string>>{},
-           py::arg("weight") = 1.0)
-      .def("clearances", [](const CollisionGoal& g, const Model& model, VectorNqArg q) {
-        g.CheckModel(model);
-        return g.Clearances(model, DataAt(model, ToVector(q, "q", model.nq())));
-      }, py::arg("model"), py::arg("q"),
-      "Signed clearance d - r1 - r2 of every checked pair at q (negative = "
-      "penetration), in model length units.");
-}
-
 // Collision geometry from the model files and the goal over it
 // (framework/collision_geometry.h, constraints/shape_collision.h,
 // constraints/self_collision_matrix.h).
@@ -651,6 +597,33 @@ void BindShapeCollisions(py::module_& m) {
       }, "'shape / other shape' of every checked pair, in distances() order.")
       .def_property_readonly("margin", &ShapeCollisionGoal::margin,
                              "The required clearance (model length units).");
+  m.def("capsule_on_link", [](const std::string& link, Vector3Arg a, Vector3Arg b,
+                              double radius, const std::string& name) {
+    return CapsuleOnLink(link, ToVector3(a, "a"), ToVector3(b, "b"), radius, name);
+  }, py::arg("link"), py::arg("a"), py::arg("b"), py::arg("radius"), py::arg("name") = "",
+  "A LinkShape: the capsule of `radius` around the segment [a, b] in the link's frame "
+  "(a sphere when a == b). Raises ValueError for non-finite ends or a radius that is "
+  "not finite and > 0.");
+  m.def("capsule_obstacle", [](const std::string& name, Vector3Arg a, Vector3Arg b,
+                               double radius) {
+    return CapsuleObstacle(name, ToVector3(a, "a"), ToVector3(b, "b"), radius);
+  }, py::arg("name"), py::arg("a"), py::arg("b"), py::arg("radius"),
+  "A WorldShape: the capsule of `radius` around the world segment [a, b].");
+  m.def("sphere_obstacle", [](const std::string& name, Vector3Arg center, double radius) {
+    return SphereObstacle(name, ToVector3(center, "center"), radius);
+  }, py::arg("name"), py::arg("center"), py::arg("radius"),
+  "A WorldShape: a sphere of `radius` at `center`.");
+  m.def("fit_chain_capsules", &FitChainCapsules, py::arg("model"), py::arg("links"),
+        py::arg("radius"),
+        "LinkShapes along a chain: for each listed link a capsule of `radius` from "
+        "the link's origin to the origin of the next listed link (taken at q = 0), in "
+        "the link's frame; the last link gets a sphere at its origin. Raises ValueError "
+        "for an unknown link, no links, or a radius that is not finite and > 0.");
+  m.def("link_pairs_apart", &LinkPairsApart, py::arg("model"), py::arg("bodies"),
+        py::arg("skip_neighbors"),
+        py::arg("allowed") = std::vector<std::pair<std::string, std::string>>{},
+        "Self pairs by distance along the tree: the pairs of links carrying bodies "
+        "more than skip_neighbors links apart (parent/child = 1), except `allowed`.");
 }
 
 // Bounds: box bounds on q (joint limits).
@@ -831,7 +804,6 @@ void BindConstraints(py::module_& m) {
   BindJointGoals(m);
   BindSiteInequalityGoals(m);
   BindRelativePoseGoals(m);
-  BindCollisions(m);
   BindShapeCollisions(m);
   BindBounds(m);
   BindProblem(m);
