@@ -12,7 +12,7 @@
 #include "cli/command_line.h"
 #include "cli/scene_files.h"
 #include "constraints/aiming_goal.h"
-#include "constraints/collision.h"
+#include "constraints/shape_collision.h"
 #include "constraints/composite_goals.h"
 #include "constraints/distance_goals.h"
 #include "constraints/joint_goals.h"

@@ -2,15 +2,136 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 
+#include "constraints/internal/link_tree.h"
 #include "constraints/internal/site_jacobian.h"
 #include "constraints/internal/validation.h"
 #include "framework/internal/check.h"
+#include "framework/kinematics.h"
 
 namespace iklab {
 
 using internal::ThrowInvalidArgument;
+
+namespace {
+
+// The capsule around [a, b] and its frame (file comment of the header).
+std::pair<Eigen::Isometry3d, CollisionShape> SegmentCapsule(
+    const Eigen::Vector3d& a, const Eigen::Vector3d& b, double radius,
+    const std::string& owner) {
+  if (!a.allFinite() || !b.allFinite()) {
+    ThrowInvalidArgument(owner, ": capsule ends must be finite");
+  }
+  if (!(radius > 0.0) || !std::isfinite(radius)) {
+    ThrowInvalidArgument(owner, ": capsule radius must be finite and > 0; got ",
+                         radius);
+  }
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.translation() = 0.5 * (a + b);
+  const double length = (b - a).norm();
+  if (length == 0.0) return {X, CollisionShape::Sphere(radius)};
+  X.linear() = Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(),
+                                                  (b - a) / length)
+                   .toRotationMatrix();
+  return {X, CollisionShape::Capsule(radius, 0.5 * length)};
+}
+
+}  // namespace
+
+LinkShape CapsuleOnLink(const std::string& link, const Eigen::Vector3d& a,
+                        const Eigen::Vector3d& b, double radius,
+                        const std::string& name) {
+  LinkShape out;
+  out.link = link;
+  out.name = name.empty() ? link + "/capsule" : name;
+  std::tie(out.X_LG, out.shape) =
+      SegmentCapsule(a, b, radius, "capsule on link '" + link + "'");
+  return out;
+}
+
+WorldShape CapsuleObstacle(const std::string& name, const Eigen::Vector3d& a,
+                           const Eigen::Vector3d& b, double radius) {
+  WorldShape out;
+  out.name = name;
+  std::tie(out.X_WG, out.shape) =
+      SegmentCapsule(a, b, radius, "obstacle '" + name + "'");
+  return out;
+}
+
+WorldShape SphereObstacle(const std::string& name,
+                          const Eigen::Vector3d& center, double radius) {
+  return CapsuleObstacle(name, center, center, radius);
+}
+
+std::vector<LinkShape> FitChainCapsules(const Model& model,
+                                        const std::vector<std::string>& links,
+                                        double radius) {
+  if (links.empty()) {
+    ThrowInvalidArgument("FitChainCapsules: links is empty; expected the "
+                         "chain's links from base to tip");
+  }
+  if (!(radius > 0.0) || !std::isfinite(radius)) {
+    ThrowInvalidArgument("FitChainCapsules: radius must be finite and > 0; "
+                         "got ",
+                         radius);
+  }
+  Data data(model);
+  ForwardKinematics(model, Eigen::VectorXd::Zero(model.nq()), &data);
+  std::vector<LinkShape> capsules;
+  for (std::size_t k = 0; k < links.size(); ++k) {
+    const int step = model.link_step(model.LinkIndex(links[k]));
+    Eigen::Vector3d b = Eigen::Vector3d::Zero();
+    if (k + 1 < links.size()) {
+      const int child = model.link_step(model.LinkIndex(links[k + 1]));
+      // The child's origin in this link's frame (constant for revolute
+      // joints between them).
+      b = data.X_W(step).inverse() * data.X_W(child).translation();
+    }
+    capsules.push_back(CapsuleOnLink(links[k], Eigen::Vector3d::Zero(), b, radius));
+  }
+  return capsules;
+}
+
+std::vector<std::pair<std::string, std::string>> LinkPairsApart(
+    const Model& model, const std::vector<LinkShape>& bodies,
+    int skip_neighbors,
+    const std::vector<std::pair<std::string, std::string>>& allowed) {
+  if (skip_neighbors < 0) {
+    ThrowInvalidArgument("LinkPairsApart: skip_neighbors must be >= 0; got ",
+                         skip_neighbors);
+  }
+  std::vector<std::pair<int, int>> allowed_links;
+  for (const auto& [x, y] : allowed) {
+    allowed_links.emplace_back(model.LinkIndex(x), model.LinkIndex(y));
+  }
+  std::vector<int> links;  // distinct links with shapes, in body order
+  for (const LinkShape& body : bodies) {
+    const int l = model.LinkIndex(body.link);
+    if (std::find(links.begin(), links.end(), l) == links.end()) {
+      links.push_back(l);
+    }
+  }
+  const std::vector<int> parent = internal::ParentLinks(model);
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    for (std::size_t j = i + 1; j < links.size(); ++j) {
+      const int a = links[i], b = links[j];
+      if (internal::LinkHops(parent, a, b) <= skip_neighbors) continue;
+      const bool is_allowed =
+          std::find_if(allowed_links.begin(), allowed_links.end(),
+                       [&](const auto& p) {
+                         return (p.first == a && p.second == b) ||
+                                (p.first == b && p.second == a);
+                       }) != allowed_links.end();
+      if (!is_allowed) {
+        pairs.emplace_back(model.link_name(a), model.link_name(b));
+      }
+    }
+  }
+  return pairs;
+}
 
 std::vector<ShapeCollisionGoal::Pair> ShapeCollisionPairs(
     const Model& model, const std::vector<LinkShape>& bodies,

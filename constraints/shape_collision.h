@@ -24,6 +24,13 @@
 ///
 /// Soft form (inequality_goal.h): P = ½ w Σ_k max(0, c_k)².
 ///
+/// Hand-placed capsules. Bodies and obstacles need not come from a model
+/// file: CapsuleOnLink and CapsuleObstacle place a capsule (a sphere when
+/// its two ends coincide) around a segment [a, b], FitChainCapsules fits one
+/// along each link of a chain, and LinkPairsApart lists the link pairs more
+/// than a given number of links apart as self pairs. Capsule pairs take the
+/// closed form, so such a goal costs a few dozen flops per pair.
+///
 /// Thread safety: the shapes are prepared once (PreparedShape); evaluation
 /// reads them and the FK data only.
 
@@ -108,6 +115,44 @@ class ShapeCollisionGoal final : public InequalityGoal {
   double margin_;
   int num_steps_;
 };
+
+/// A capsule of `radius` around the segment [a, b] given in the link's frame
+/// (a sphere at a when a == b): frame G at the segment's midpoint, z along
+/// b − a, half length ‖b − a‖ / 2. `name` ("" : "<link>/capsule").
+/// @throws std::invalid_argument naming the link for non-finite ends or a
+///   radius that is not finite and > 0.
+LinkShape CapsuleOnLink(const std::string& link, const Eigen::Vector3d& a,
+                        const Eigen::Vector3d& b, double radius,
+                        const std::string& name = "");
+
+/// The same in the world: an obstacle named `name`.
+WorldShape CapsuleObstacle(const std::string& name, const Eigen::Vector3d& a,
+                           const Eigen::Vector3d& b, double radius);
+
+/// A sphere obstacle.
+WorldShape SphereObstacle(const std::string& name,
+                          const Eigen::Vector3d& center, double radius);
+
+/// Capsules fitted along the links of a chain: for each listed link, a
+/// capsule of `radius` from the link's origin to the origin of its child
+/// link (the next listed link), in the link's frame; the last link gets a
+/// sphere at its origin. The child's origin is taken at q = 0, which is exact
+/// for revolute joints (they rotate about the child's origin).
+/// @throws std::invalid_argument for an unknown link, no link, or a radius
+///   that is not finite and > 0.
+std::vector<LinkShape> FitChainCapsules(const Model& model,
+                                        const std::vector<std::string>& links,
+                                        double radius);
+
+/// Self pairs by distance along the tree: the pairs of distinct links
+/// carrying shapes in `bodies` that are more than `skip_neighbors` links
+/// apart (parent/child = 1; neighbours touch at their joint by
+/// construction), except the `allowed` pairs (either order), in body order.
+/// @throws std::invalid_argument for an unknown link or skip_neighbors < 0.
+std::vector<std::pair<std::string, std::string>> LinkPairsApart(
+    const Model& model, const std::vector<LinkShape>& bodies,
+    int skip_neighbors,
+    const std::vector<std::pair<std::string, std::string>>& allowed = {});
 
 /// Every shape pair of `self_pairs` and of bodies × obstacles, in the order
 /// ShapeCollisionGoal checks them (exposed for counting and tests).

@@ -1,5 +1,6 @@
 #include "constraints/shape_distance.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
@@ -12,7 +13,6 @@
 #include <fcl/narrowphase/collision.h>
 #include <fcl/narrowphase/distance.h>
 
-#include "constraints/collision.h"
 
 namespace iklab {
 
@@ -183,6 +183,46 @@ ShapeDistance ComputeShapeDistance(const PreparedShape& a,
                                    const Eigen::Isometry3d& X_WB) {
   if (a.round() && b.round()) return ClosedForm(a, X_WA, b, X_WB);
   return ComputeShapeDistanceFcl(a, X_WA, b, X_WB);
+}
+
+SegmentClosestPoints ClosestPoints(const Eigen::Vector3d& p0,
+                                   const Eigen::Vector3d& p1,
+                                   const Eigen::Vector3d& q0,
+                                   const Eigen::Vector3d& q1) {
+  // Ericson, Real-Time Collision Detection, §5.1.9: minimize
+  // ‖(p0 + s d1) − (q0 + t d2)‖ over s, t ∈ [0, 1].
+  constexpr double kEpsilon = 1e-18;
+  const Eigen::Vector3d d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
+  const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
+  double s = 0.0, t = 0.0;
+  if (a <= kEpsilon && e <= kEpsilon) {
+    // Two points.
+  } else if (a <= kEpsilon) {
+    t = std::clamp(f / e, 0.0, 1.0);
+  } else {
+    const double c = d1.dot(r);
+    if (e <= kEpsilon) {
+      s = std::clamp(-c / a, 0.0, 1.0);
+    } else {
+      const double b = d1.dot(d2);
+      const double denominator = a * e - b * b;  // ≥ 0; 0 when parallel
+      s = denominator > 0.0 ? std::clamp((b * f - c * e) / denominator, 0.0, 1.0)
+                            : 0.0;
+      t = (b * s + f) / e;
+      if (t < 0.0) {
+        t = 0.0;
+        s = std::clamp(-c / a, 0.0, 1.0);
+      } else if (t > 1.0) {
+        t = 1.0;
+        s = std::clamp((b - c) / a, 0.0, 1.0);
+      }
+    }
+  }
+  SegmentClosestPoints out;
+  out.on_first = p0 + s * d1;
+  out.on_second = q0 + t * d2;
+  out.distance = (out.on_first - out.on_second).norm();
+  return out;
 }
 
 }  // namespace iklab

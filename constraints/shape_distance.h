@@ -14,11 +14,11 @@
 /// and for a motion of both shapes with q (points fixed on their bodies),
 /// ∂d/∂q_i = nᵀ (v_i(p_A) − v_i(p_B)), v_i(p) the linear Jacobian column of
 /// coordinate i at the witness point p on the moving body (envelope theorem,
-/// as constraints/collision.h says for capsules; rotations add nothing
-/// because the witness points lie on the common normal line).
+/// as for any smooth minimum distance; rotations add nothing because the
+/// witness points lie on the common normal line).
 ///
 /// Which method. Sphere and capsule pairs (sphere–sphere, sphere–capsule,
-/// capsule–capsule) use the closed form of constraints/collision.h: the
+/// capsule–capsule) use the closed form ClosestPoints below: the
 /// closest points of the two core segments (Ericson, Real-Time Collision
 /// Detection, 2005, §5.1.9), d = ‖p − q‖ − r_A − r_B, n = (p − q)/‖p − q‖,
 /// exact for overlap too. Every pair with a box, cylinder or convex hull
@@ -55,6 +55,18 @@ namespace iklab {
 namespace internal {
 struct FclGeometry;  // FCL's geometry of a shape (shape_distance.cc)
 }  // namespace internal
+
+/// Closest points of the segments [p0, p1] and [q0, q1] (a segment may be a
+/// point), Ericson, Real-Time Collision Detection, 2005, §5.1.9.
+struct SegmentClosestPoints {
+  Eigen::Vector3d on_first;
+  Eigen::Vector3d on_second;
+  double distance = 0.0;
+};
+SegmentClosestPoints ClosestPoints(const Eigen::Vector3d& p0,
+                                   const Eigen::Vector3d& p1,
+                                   const Eigen::Vector3d& q0,
+                                   const Eigen::Vector3d& q1);
 
 /// A shape ready for distance queries.
 class PreparedShape {

@@ -1,7 +1,11 @@
 #include "lab/collision_files.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <limits>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -9,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "framework/internal/read_file.h"
+#include "framework/kinematics.h"
 #include "framework/mjcf_loader.h"
 
 namespace iklab {
@@ -345,6 +350,86 @@ CollisionSetup MakeCollisionSetup(
     setup.obstacles = ReadObstacleFile(setting.obstacle_file);
   }
   return setup;
+}
+
+std::shared_ptr<const CollisionSetup> RobotCollisions(
+    const Model& model, const std::string& robot_file,
+    const CollisionSetting& setting, bool mjcf,
+    const SelfCollisionMatrixOptions& matrix_options,
+    const std::string& matrix_file) {
+  std::string why;
+  if (!matrix_options.IsValid(&why)) {
+    throw std::invalid_argument("RobotCollisions: matrix_options: " + why);
+  }
+  // The key: everything the setup is a function of.
+  std::error_code error;
+  const auto modified = std::filesystem::last_write_time(robot_file, error);
+  std::ostringstream key;
+  key.precision(17);
+  key << robot_file << '\n'
+      << (error ? 0 : modified.time_since_epoch().count()) << '\n'
+      << mjcf << setting.self << '\n'
+      << setting.obstacle_file << '\n'
+      << matrix_file << '\n'
+      << matrix_options.samples << ' ' << matrix_options.seed << ' '
+      << matrix_options.contact_distance << ' '
+      << matrix_options.default_configuration.transpose() << '\n';
+  for (int i = 0; i < model.num_links(); ++i) key << model.link_name(i) << ' ';
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const CollisionSetup>> cache;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto found = cache.find(key.str());
+    if (found != cache.end()) return found->second;
+  }
+  // Built outside the lock (the matrix takes a while); a race builds twice
+  // and keeps the first.
+  CollisionSetting built = setting;
+  if (!matrix_file.empty()) built.self = false;
+  auto setup = std::make_shared<CollisionSetup>(
+      MakeCollisionSetup(built, model, robot_file, mjcf, matrix_options));
+  if (setting.self && !matrix_file.empty()) {
+    setup->matrix = ReadSelfCollisionMatrix(matrix_file);
+    CheckSelfCollisionMatrix(setup->matrix, model, setup->shapes, matrix_file);
+    setup->self_pairs = setup->matrix.EnabledPairs();
+  }
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(key.str(), std::move(setup)).first->second;
+}
+
+double MinDistanceFcl(const Model& model, const CollisionSetup& setup,
+                      const Eigen::VectorXd& q) {
+  if (q.size() != model.nq()) {
+    throw std::invalid_argument("MinDistanceFcl: q has " +
+                                std::to_string(q.size()) +
+                                " coordinates; the model has nq = " +
+                                std::to_string(model.nq()));
+  }
+  Data data(model);
+  ForwardKinematics(model, q, &data);
+  const auto pose = [&](const LinkShape& s) -> Eigen::Isometry3d {
+    return data.X_W(model.link_step(model.LinkIndex(s.link))) * s.X_LG;
+  };
+  double best = std::numeric_limits<double>::infinity();
+  for (const ShapeCollisionGoal::Pair& pair : ShapeCollisionPairs(
+           model, setup.shapes, static_cast<int>(setup.obstacles.size()),
+           setup.self_pairs)) {
+    const LinkShape& a = setup.shapes[pair.first];
+    if (pair.obstacle) {
+      const WorldShape& o = setup.obstacles[pair.second];
+      best = std::min(best,
+                      ComputeShapeDistanceFcl(PreparedShape(a.shape), pose(a),
+                                              PreparedShape(o.shape), o.X_WG)
+                          .distance);
+    } else {
+      const LinkShape& b = setup.shapes[pair.second];
+      best = std::min(best,
+                      ComputeShapeDistanceFcl(PreparedShape(a.shape), pose(a),
+                                              PreparedShape(b.shape), pose(b))
+                          .distance);
+    }
+  }
+  return best;
 }
 
 }  // namespace iklab

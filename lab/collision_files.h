@@ -112,6 +112,31 @@ CollisionSetup MakeCollisionSetup(
     const std::string& robot_file, bool mjcf,
     const SelfCollisionMatrixOptions& matrix_options = {});
 
+/// The collision setup of `robot_file` for `model`, made once per process
+/// and shared: a second call with the same file (path and modification
+/// time), the same links in `model`, the same setting and matrix options
+/// returns the same object, so a study's trials and several studies on one
+/// robot compute the self-collision matrix once. With `matrix_file`
+/// non-empty and setting.self, the matrix is read from that file (as
+/// WriteSelfCollisionMatrix writes it) and checked against the model and
+/// shapes instead of computed.
+/// Thread-safe.
+/// @throws std::invalid_argument as MakeCollisionSetup, ReadSelfCollisionMatrix
+///   and CheckSelfCollisionMatrix.
+std::shared_ptr<const CollisionSetup> RobotCollisions(
+    const Model& model, const std::string& robot_file,
+    const CollisionSetting& setting, bool mjcf = false,
+    const SelfCollisionMatrixOptions& matrix_options = {},
+    const std::string& matrix_file = "");
+
+/// The smallest signed distance over the setup's checked pairs (self pairs
+/// and shapes × obstacles) at q, computed with FCL for every pair
+/// (ComputeShapeDistanceFcl), independently of ShapeCollisionGoal's closed
+/// forms; +∞ when nothing is checked.
+/// @throws std::invalid_argument for q of the wrong size.
+double MinDistanceFcl(const Model& model, const CollisionSetup& setup,
+                      const Eigen::VectorXd& q);
+
 }  // namespace iklab
 
 #endif  // IKLAB_LAB_COLLISION_FILES_H_

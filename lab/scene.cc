@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "constraints/aiming_goal.h"
-#include "constraints/collision.h"
 #include "constraints/composite_goals.h"
 #include "constraints/distance_goals.h"
 #include "constraints/orientation_goal.h"

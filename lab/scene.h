@@ -214,8 +214,8 @@ nlohmann::json SceneFigureJson(const Model& model, const std::string& name,
 /// position at `q`), axis and aim goals as rays from the site, planes,
 /// cones (ConeGoal and GazeGoal from the site), position boxes, distance
 /// bounds as spheres, relative pose targets in their reference site's
-/// frame, collision obstacles as spheres/capsules and the link capsules at
-/// `q`. Sums and disjunctions draw their parts; joint-space goals and
+/// frame, collision obstacles and link shapes at `q` (spheres, capsules and
+/// boxes; a cylinder as a capsule, a convex hull as its bounding box). Sums and disjunctions draw their parts; joint-space goals and
 /// regularizers draw nothing. One layer per goal, labelled with the goal's
 /// name (constraints prefixed "constraint: ").
 /// @param size drawing scale (target frames, ray lengths), in units.

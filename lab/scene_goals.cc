@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "constraints/aiming_goal.h"
-#include "constraints/collision.h"
 #include "constraints/composite_goals.h"
 #include "constraints/distance_goals.h"
 #include "constraints/orientation_goal.h"
@@ -13,6 +12,7 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/relative_pose_goal.h"
+#include "constraints/shape_collision.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "lab/scene.h"
@@ -27,6 +27,36 @@ namespace {
 // Half extent drawn for a free (infinite) side of a position box, in units
 // of the drawing scale.
 constexpr double kFreeSideScale = 5.0;
+
+// A collision shape at X_WG: spheres, capsules and boxes exactly; a cylinder
+// as the capsule of its radius and axis (rounded ends), a convex hull as its
+// bounding box in its frame.
+void DrawShape(SceneView* view, const CollisionShape& shape,
+               const Eigen::Isometry3d& X_WG, const std::string& label,
+               const std::string& color) {
+  const Eigen::Vector3d half_z = shape.half_length * X_WG.linear().col(2);
+  switch (shape.type) {
+    case ShapeType::kSphere:
+      view->AddSphere(X_WG.translation(), shape.radius, label, color);
+      return;
+    case ShapeType::kCapsule:
+    case ShapeType::kCylinder:
+      view->AddCapsule(X_WG.translation() - half_z, X_WG.translation() + half_z,
+                       shape.radius, label, color);
+      return;
+    case ShapeType::kBox:
+      view->AddBox(X_WG.translation(), shape.half_extents,
+                   Eigen::Quaterniond(X_WG.linear()), label, color);
+      return;
+    case ShapeType::kConvex: {
+      Eigen::AlignedBox3d box;
+      for (const Eigen::Vector3d& v : shape.hull->vertices) box.extend(v);
+      view->AddBox(X_WG * box.center(), 0.5 * box.sizes(),
+                   Eigen::Quaterniond(X_WG.linear()), label, color);
+      return;
+    }
+  }
+}
 
 struct GoalDrawing {
   const Model& model;
@@ -101,24 +131,15 @@ void DrawGoal(const GoalDrawing& d, const Goal& goal, const std::string& label,
   } else if (const auto* g = dynamic_cast<const RelativePoseGoal*>(&goal)) {
     view.AddPoses({SitePose(model, data, g->site_a()) * g->target()}, label,
                   color, s);
-  } else if (const auto* g = dynamic_cast<const CollisionGoal*>(&goal)) {
-    int k = 0;
-    for (const Capsule& c : g->obstacles()) {
-      const std::string name = label + " obstacle " + std::to_string(k++);
-      if ((c.a - c.b).norm() == 0.0) {
-        view.AddSphere(c.a, c.radius, name, color);
-      } else {
-        view.AddCapsule(c.a, c.b, c.radius, name, color);
-      }
+  } else if (const auto* g = dynamic_cast<const ShapeCollisionGoal*>(&goal)) {
+    for (const WorldShape& o : g->obstacles()) {
+      DrawShape(&view, o.shape, o.X_WG, label + " " + o.name, color);
     }
-    k = 0;
-    for (const LinkCapsule& body : g->bodies()) {
-      const Eigen::Isometry3d& X_WL =
-          LinkPose(model, data, model.LinkIndex(body.link));
-      view.AddCapsule(X_WL * body.capsule.a, X_WL * body.capsule.b,
-                      body.capsule.radius,
-                      label + " " + body.link + " " + std::to_string(k++),
-                      "#aaaaaa");
+    for (const LinkShape& body : g->bodies()) {
+      DrawShape(&view,
+                body.shape,
+                LinkPose(model, data, model.LinkIndex(body.link)) * body.X_LG,
+                label + " " + body.name, "#aaaaaa");
     }
   } else if (const auto* g = dynamic_cast<const WeightedSumGoal*>(&goal)) {
     int k = 0;

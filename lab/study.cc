@@ -265,6 +265,17 @@ void Verify(const Study& study, const Problem& problem, const Result& result,
     constraints_hold =
         constraints_hold && WithinTolerance(study, {c.violation});
   }
+  // Collision goals: the clearance checked again with FCL for every pair
+  // (MinDistanceFcl), independently of the goal's own closed forms.
+  if (!study.scenario) {
+    for (const GoalSpec& spec : study.goals) {
+      if (spec.kind != GoalKind::kCollisionFree) continue;
+      constraints_hold =
+          constraints_hold &&
+          MinDistanceFcl(model, *spec.collisions, result.q) >=
+              spec.clearance - study.position_tolerance;
+    }
+  }
   record->verified =
       study.accept ? study.accept(*record)
                    : record->claimed &&

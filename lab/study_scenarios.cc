@@ -17,6 +17,7 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/relative_pose_goal.h"
+#include "constraints/shape_collision.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
 #include "lab/internal/study_helpers.h"
@@ -50,6 +51,22 @@ void CheckGoalSpec(const Model& model, const GoalSpec& spec, bool nested,
     return;
   }
   const GoalKind kind = spec.kind;
+  if (kind == GoalKind::kCollisionFree) {
+    if (nested) fail("a collision goal cannot be a part of a sum or disjunction");
+    if (spec.collisions == nullptr) {
+      fail("collisions is null; make it with RobotCollisions(model, robot "
+           "file, setting)");
+    }
+    if (!(spec.clearance >= 0.0) || !std::isfinite(spec.clearance)) {
+      fail("clearance must be finite and >= 0, got " +
+           std::to_string(spec.clearance));
+    }
+    // The shapes' links and the pairs must fit this model.
+    ShapeCollisionPairs(model, spec.collisions->shapes,
+                        static_cast<int>(spec.collisions->obstacles.size()),
+                        spec.collisions->self_pairs);
+    return;
+  }
   const bool joint_goal =
       kind == GoalKind::kJointRange || kind == GoalKind::kJointPosture;
   const auto check_site = [&](const std::string& site, const char* field) {
@@ -234,6 +251,7 @@ std::shared_ptr<const Goal> MakeSimpleGoal(const Model& model,
     }
     case GoalKind::kJointRange:
     case GoalKind::kJointPosture:
+    case GoalKind::kCollisionFree:
     case GoalKind::kWeightedSum:
     case GoalKind::kDisjunctive:
       break;
@@ -289,6 +307,7 @@ const char* GoalKindName(GoalKind kind) {
     case GoalKind::kRelativePose: return "relative-pose";
     case GoalKind::kJointRange: return "joint-range";
     case GoalKind::kJointPosture: return "joint-posture";
+    case GoalKind::kCollisionFree: return "collision-free";
   }
   return "unknown";
 }
@@ -416,8 +435,28 @@ GoalSpec GoalSpec::AnyOf(std::vector<GoalSpec> parts, double weight) {
   return g;
 }
 
+GoalSpec GoalSpec::CollisionFree(std::shared_ptr<const CollisionSetup> collisions,
+                                 double clearance, bool hard, double weight) {
+  GoalSpec g;
+  g.kind = GoalKind::kCollisionFree;
+  g.collisions = std::move(collisions);
+  g.clearance = clearance;
+  g.hard = hard;
+  g.weight = weight;
+  return g;
+}
+
 std::string GoalSpec::Label() const {
   std::string label = GoalKindName(kind);
+  if (kind == GoalKind::kCollisionFree) {
+    std::string what;
+    if (collisions != nullptr && !collisions->self_pairs.empty()) what = "self";
+    if (collisions != nullptr && !collisions->obstacles.empty()) {
+      what += (what.empty() ? "" : ", ") +
+              std::to_string(collisions->obstacles.size()) + " obstacles";
+    }
+    return label + "(" + what + ")";
+  }
   if (kind == GoalKind::kWeightedSum || kind == GoalKind::kDisjunctive) {
     label += "(";
     for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -447,10 +486,45 @@ Scenario RandomTargets(std::vector<GoalSpec> goals) {
   return [goals = std::move(goals)](const TrialContext& context) {
     const Model& model = *context.model;
     Trial trial(context.model);
-    trial.q_generator = RandomModelPose(model, context.rng);
-    Data data(model);
-    ForwardKinematics(model, trial.q_generator, &data);
+    // Collision goals first: they do not depend on the generating pose, but
+    // the pose must meet them (every checked distance ≥ clearance), so it is
+    // drawn again until it does.
+    std::vector<std::shared_ptr<const ShapeCollisionGoal>> collisions;
     for (const GoalSpec& spec : goals) {
+      if (spec.kind != GoalKind::kCollisionFree) continue;
+      collisions.push_back(std::make_shared<const ShapeCollisionGoal>(
+          model, spec.collisions->shapes, spec.collisions->obstacles,
+          spec.collisions->self_pairs, spec.clearance, spec.weight));
+    }
+    Data data(model);
+    constexpr int kMaxDraws = 10000;
+    for (int draw = 0;; ++draw) {
+      if (draw == kMaxDraws) {
+        throw std::invalid_argument(
+            "RandomTargets: no generating pose meets the collision goals in " +
+            std::to_string(kMaxDraws) +
+            " random draws within the limits; lower the clearance or check "
+            "the obstacles and the self-collision matrix");
+      }
+      trial.q_generator = RandomModelPose(model, context.rng);
+      ForwardKinematics(model, trial.q_generator, &data);
+      bool clear = true;
+      for (const auto& c : collisions) {
+        clear = clear && c->Error(model, data).position == 0.0;
+      }
+      if (clear) break;
+    }
+    std::size_t next_collision = 0;
+    for (const GoalSpec& spec : goals) {
+      if (spec.kind == GoalKind::kCollisionFree) {
+        const auto& goal = collisions[next_collision++];
+        if (spec.hard) {
+          trial.problem.AddInequalityConstraint(goal);
+        } else {
+          trial.problem.AddGoal(goal);
+        }
+        continue;
+      }
       trial.problem.AddGoal(
           MakeGoal(model, trial.q_generator, data, spec, context.rng));
     }

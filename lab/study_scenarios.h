@@ -19,6 +19,7 @@
 
 #include "constraints/problem.h"
 #include "framework/model.h"
+#include "lab/collision_files.h"
 #include "solvers/trajectory.h"
 
 namespace iklab {
@@ -63,6 +64,13 @@ enum class GoalKind {
                     ///< all) within ±`angle` of their generated values.
   kJointPosture,    ///< JointPostureGoal: `coordinates` (empty: all) at their
                     ///< generated values.
+  kCollisionFree,   ///< ShapeCollisionGoal over `collisions` (the model
+                    ///< file's collision shapes, its self-collision
+                    ///< matrix's enabled pairs, obstacles): every checked
+                    ///< signed distance ≥ `clearance`. A hard inequality
+                    ///< constraint (`hard`) or its smooth penalty form. The
+                    ///< generating pose is drawn collision-free (rejection
+                    ///< sampling), so the trial stays reachable.
 };
 
 /// "position", "orientation", … for tables and messages.
@@ -106,6 +114,19 @@ struct GoalSpec {
   /// Weighted sums and disjunctions: their parts (not themselves sums or
   /// disjunctions).
   std::vector<GoalSpec> parts;
+  /// Collision goals: the shapes, the checked self pairs and the obstacles
+  /// (RobotCollisions: made once per model and shared by every trial).
+  std::shared_ptr<const CollisionSetup> collisions;
+  /// Collision goals: the required clearance (margin) beyond contact, model
+  /// length units, ≥ 0.
+  double clearance = 0.0;
+  /// Collision goals: a hard inequality constraint c(q) ≤ 0 (honoured by
+  /// the constrained-NLP solvers; the study's outputs list its smallest
+  /// distance `min_distance` per solve, and success needs its violation
+  /// within the position tolerance), else a goal in the smooth penalty form
+  /// ½ w Σ max(0, c)² that every solver takes (its error is the violation
+  /// max(0, clearance − d), checked the same way).
+  bool hard = true;
 
   static GoalSpec Position(std::string site, double weight = 1.0);
   static GoalSpec Orientation(std::string site, double weight = 1.0);
@@ -139,9 +160,19 @@ struct GoalSpec {
                                double weight = 1.0);
   static GoalSpec WeightedSum(std::vector<GoalSpec> parts, double weight = 1.0);
   static GoalSpec AnyOf(std::vector<GoalSpec> parts, double weight = 1.0);
+  /// No self-collision and clear of obstacles, in one line:
+  ///
+  ///     study.goals.push_back(GoalSpec::CollisionFree(RobotCollisions(
+  ///         *study.model, "panda.urdf", ParseCollisionSetting("self"))));
+  ///
+  /// @param collisions non-null (checked by Study::Validate).
+  static GoalSpec CollisionFree(std::shared_ptr<const CollisionSetup> collisions,
+                                double clearance = 0.0, bool hard = true,
+                                double weight = 1.0);
 
   /// A short label, e.g. "pose(tool0)", "any-of(position(l), position(r))",
-  /// "relative-pose(l in r)", "joint-range(all)".
+  /// "relative-pose(l in r)", "joint-range(all)",
+  /// "collision-free(self, 3 obstacles)".
   std::string Label() const;
 };
 

@@ -13,7 +13,8 @@
 // Metric: success = the solver says converged, the pose goal is within
 // 1e-5 m / 1e-5 rad, the pose is within the joint limits, and an independent
 // distance check finds no penetration beyond 1e-6 m. The independent check
-// does not use the closed-form segment code of constraints/collision.cc: it
+// does not use the closed-form segment code of constraints/shape_distance.cc
+// that ShapeCollisionGoal's capsule pairs take: it
 // minimizes the (convex) segment-to-segment distance by a ternary search over
 // the first segment's parameter with the second's closest point found by
 // projection. Time per solve includes the restarts.
@@ -45,9 +46,11 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
-#include "constraints/collision.h"
+#include "constraints/shape_collision.h"
 #include "constraints/position_orientation_goal.h"
 #include "experiments/experiments_list.h"
 #include "framework/kinematics.h"
@@ -73,7 +76,7 @@ constexpr int kIpoptTrials = 100;
 
 struct Scene {
   std::shared_ptr<const Model> model;
-  std::shared_ptr<const CollisionGoal> collision;
+  std::shared_ptr<const ShapeCollisionGoal> collision;
   std::vector<std::pair<std::string, std::string>> disabled;
 };
 
@@ -87,20 +90,21 @@ Scene MakeScene() {
       "panda_link0", "panda_link1", "panda_link2", "panda_link3",
       "panda_link4", "panda_link5", "panda_link6", "panda_link7",
       "panda_link8", "panda_hand"};
-  std::vector<Capsule> obstacles = {
-      Capsule::Sphere(Eigen::Vector3d(0.45, 0.0, 0.45), 0.10),
-      Capsule::Sphere(Eigen::Vector3d(0.25, 0.40, 0.30), 0.08),
-      {Eigen::Vector3d(-0.35, -0.35, 0.0), Eigen::Vector3d(-0.35, -0.35, 0.9),
-       0.05}};
-  CollisionOptions options;
-  options.skip_neighbors = 2;
-  const std::vector<LinkCapsule> bodies =
+  std::vector<WorldShape> obstacles = {
+      SphereObstacle("sphere0", Eigen::Vector3d(0.45, 0.0, 0.45), 0.10),
+      SphereObstacle("sphere1", Eigen::Vector3d(0.25, 0.40, 0.30), 0.08),
+      CapsuleObstacle("pole", Eigen::Vector3d(-0.35, -0.35, 0.0),
+                      Eigen::Vector3d(-0.35, -0.35, 0.9), 0.05)};
+  constexpr int kSkipNeighbors = 2;
+  const std::vector<LinkShape> bodies =
       FitChainCapsules(*scene.model, links, kCapsuleRadius);
   // Pairs in collision at (nearly) every configuration — capsules on links
   // rigidly close, e.g. the flange sphere and the wrist — are disabled, as
   // MoveIt's setup assistant disables "always in collision" pairs: pairs in
   // collision at >= 95 % of 500 random configurations (fixed seed).
-  const CollisionGoal all(*scene.model, bodies, {}, options);
+  const ShapeCollisionGoal all(
+      *scene.model, bodies, {},
+      LinkPairsApart(*scene.model, bodies, kSkipNeighbors));
   const Model& model = *scene.model;
   std::mt19937_64 rng(1);
   std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -113,17 +117,17 @@ Scene MakeScene() {
       q[i] = model.lower()[i] + (model.upper()[i] - model.lower()[i]) * u(rng);
     }
     ForwardKinematics(model, q, &data);
-    colliding += (all.Clearances(model, data).array() < 0.0).cast<int>().matrix();
+    colliding += (all.Distances(model, data).array() < 0.0).cast<int>().matrix();
   }
   for (size_t k = 0; k < all.pairs().size(); ++k) {
     if (colliding[k] >= 0.95 * kSamples) {
-      options.allowed_pairs.emplace_back(bodies[all.pairs()[k].first].link,
-                                         bodies[all.pairs()[k].second].link);
+      scene.disabled.emplace_back(bodies[all.pairs()[k].first].link,
+                                  bodies[all.pairs()[k].second].link);
     }
   }
-  scene.disabled = options.allowed_pairs;
-  scene.collision = std::make_shared<const CollisionGoal>(
-      *scene.model, bodies, std::move(obstacles), options);
+  scene.collision = std::make_shared<const ShapeCollisionGoal>(
+      *scene.model, bodies, std::move(obstacles),
+      LinkPairsApart(*scene.model, bodies, kSkipNeighbors, scene.disabled));
   return scene;
 }
 
@@ -155,36 +159,40 @@ double IndependentSegmentDistance(const Eigen::Vector3d& p0,
   return std::min({to_q(0.5 * (lo + hi)), to_q(0.0), to_q(1.0)});
 }
 
+// The core segment of a sphere or capsule at X_WG (its frame's z axis).
+std::pair<Eigen::Vector3d, Eigen::Vector3d> CoreSegment(
+    const CollisionShape& shape, const Eigen::Isometry3d& X_WG) {
+  const Eigen::Vector3d half = shape.half_length * X_WG.linear().col(2);
+  return {X_WG.translation() - half, X_WG.translation() + half};
+}
+
 // Smallest clearance d − r_1 − r_2 over the collision goal's pairs at q,
-// computed independently of CollisionGoal's own distance code.
-double IndependentClearance(const Model& model, const CollisionGoal& goal,
+// computed independently of the goal's own distance code.
+double IndependentClearance(const Model& model, const ShapeCollisionGoal& goal,
                             const Eigen::VectorXd& q) {
   Data data(model);
   ForwardKinematics(model, q, &data);
   const auto segment = [&](int body) {
-    const LinkCapsule& c = goal.bodies()[body];
-    const Eigen::Isometry3d& X =
-        data.X_W(model.link_step(model.LinkIndex(c.link)));
-    return std::make_pair(Eigen::Vector3d(X * c.capsule.a),
-                          Eigen::Vector3d(X * c.capsule.b));
+    const LinkShape& c = goal.bodies()[body];
+    return CoreSegment(
+        c.shape, data.X_W(model.link_step(model.LinkIndex(c.link))) * c.X_LG);
   };
   double clearance = std::numeric_limits<double>::infinity();
-  for (const CollisionGoal::Pair& pair : goal.pairs()) {
+  for (const ShapeCollisionGoal::Pair& pair : goal.pairs()) {
     const auto [p0, p1] = segment(pair.first);
     Eigen::Vector3d q0, q1;
     double r2;
     if (pair.obstacle) {
-      const Capsule& o = goal.obstacles()[pair.second];
-      q0 = o.a;
-      q1 = o.b;
-      r2 = o.radius;
+      const WorldShape& o = goal.obstacles()[pair.second];
+      std::tie(q0, q1) = CoreSegment(o.shape, o.X_WG);
+      r2 = o.shape.radius;
     } else {
       std::tie(q0, q1) = segment(pair.second);
-      r2 = goal.bodies()[pair.second].capsule.radius;
+      r2 = goal.bodies()[pair.second].shape.radius;
     }
     clearance = std::min(clearance,
                          IndependentSegmentDistance(p0, p1, q0, q1) -
-                             goal.bodies()[pair.first].capsule.radius - r2);
+                             goal.bodies()[pair.first].shape.radius - r2);
   }
   return clearance;
 }

@@ -2,11 +2,12 @@
 // tolerance boxes, cones, gaze, distances, joint ranges, collisions), the
 // regularizers, Bounds and Problem with its equality/inequality constraints.
 
+#include <cstdint>
+
 #include "bindings.h"
 #include "solve_guard.h"
 #include "constraints/aiming_goal.h"
 #include "constraints/bounds.h"
-#include "constraints/collision.h"
 #include "constraints/composite_goals.h"
 #include "constraints/distance_goals.h"
 #include "constraints/goal.h"
@@ -17,7 +18,10 @@
 #include "constraints/position_goal.h"
 #include "constraints/position_orientation_goal.h"
 #include "constraints/problem.h"
+#include "framework/collision_geometry.h"
 #include "constraints/regularizers.h"
+#include "constraints/self_collision_matrix.h"
+#include "constraints/shape_collision.h"
 #include "constraints/relative_pose_goal.h"
 #include "constraints/tolerance_goals.h"
 
@@ -437,57 +441,189 @@ void BindRelativePoseGoals(py::module_& m) {
            py::arg("lower"), py::arg("upper"), py::arg("weight") = 1.0);
 }
 
-// Collisions: capsules on the links and obstacles.
-void BindCollisions(py::module_& m) {
-  py::class_<Capsule>(m, "Capsule")
-      .def(py::init([](Vector3Arg a, Vector3Arg b, double radius) {
-             return Capsule{ToVector3(a, "a"), ToVector3(b, "b"), radius};
+// Collision geometry from the model files and the goal over it
+// (framework/collision_geometry.h, constraints/shape_collision.h,
+// constraints/self_collision_matrix.h).
+void BindShapeCollisions(py::module_& m) {
+  py::enum_<ShapeType>(m, "ShapeType", "The kinds of collision shape.")
+      .value("SPHERE", ShapeType::kSphere)
+      .value("CAPSULE", ShapeType::kCapsule)
+      .value("CYLINDER", ShapeType::kCylinder)
+      .value("BOX", ShapeType::kBox)
+      .value("CONVEX", ShapeType::kConvex);
+  py::class_<CollisionShape>(m, "CollisionShape",
+                             "A collision shape in its own frame G: capsules and cylinders lie "
+                             "along G's z axis, centred; boxes are centred.")
+      .def_static("sphere", [](double radius) {
+        CollisionShape s = CollisionShape::Sphere(radius);
+        s.Validate("CollisionShape.sphere");
+        return s;
+      }, py::arg("radius"), "A sphere of `radius` (> 0). Raises ValueError otherwise.")
+      .def_static("capsule", [](double radius, double half_length) {
+        CollisionShape s = CollisionShape::Capsule(radius, half_length);
+        s.Validate("CollisionShape.capsule");
+        return s;
+      }, py::arg("radius"), py::arg("half_length"),
+      "A capsule: the segment from z = -half_length to +half_length (>= 0) swept by a "
+      "sphere of `radius` (> 0).")
+      .def_static("cylinder", [](double radius, double half_length) {
+        CollisionShape s = CollisionShape::Cylinder(radius, half_length);
+        s.Validate("CollisionShape.cylinder");
+        return s;
+      }, py::arg("radius"), py::arg("half_length"),
+      "A cylinder of `radius` (> 0) from z = -half_length to +half_length (> 0).")
+      .def_static("box", [](Vector3Arg half_extents) {
+        CollisionShape s = CollisionShape::Box(ToVector3(half_extents, "half_extents"));
+        s.Validate("CollisionShape.box");
+        return s;
+      }, py::arg("half_extents"), "A box of half side lengths `half_extents` (each > 0).")
+      .def_readonly("type", &CollisionShape::type, "The ShapeType.")
+      .def_readonly("radius", &CollisionShape::radius,
+                    "Sphere, capsule, cylinder: the radius (model length units).")
+      .def_readonly("half_length", &CollisionShape::half_length,
+                    "Capsule, cylinder: half the length along z.")
+      .def_readonly("half_extents", &CollisionShape::half_extents,
+                    "Box: half the side lengths along x, y, z.")
+      .def("__repr__", [](const CollisionShape& s) {
+        return std::string("<CollisionShape ") + ShapeTypeName(s.type) + ">";
+      });
+  py::class_<LinkShape>(m, "LinkShape", "A collision shape fixed to a link.")
+      .def(py::init([](std::string link, CollisionShape shape, py::object pose,
+                       std::string name) {
+             shape.Validate("LinkShape on link '" + link + "'");
+             LinkShape s;
+             s.X_LG = pose.is_none() ? Eigen::Isometry3d::Identity() : ToPose(pose, "pose");
+             s.name = name.empty() ? link + "/shape" : std::move(name);
+             s.link = std::move(link);
+             s.shape = std::move(shape);
+             return s;
            }),
-           py::arg("a"), py::arg("b"), py::arg("radius"))
-      .def_static("sphere", [](Vector3Arg center, double radius) {
-        return Capsule::Sphere(ToVector3(center, "center"), radius);
-      }, py::arg("center"), py::arg("radius"),
-      "A sphere: the capsule with a == b == center.")
-      .def_readwrite("a", &Capsule::a, "One end of the segment (3 values).")
-      .def_readwrite("b", &Capsule::b, "The other end of the segment (3 values).")
-      .def_readwrite("radius", &Capsule::radius,
-                    "Radius of the capsule around the segment [a, b] (model length units, >= 0).");
-  py::class_<LinkCapsule>(m, "LinkCapsule")
-      .def(py::init([](std::string link, Capsule capsule) {
-             return LinkCapsule{std::move(link), capsule};
+           py::arg("link"), py::arg("shape"), py::arg("pose") = py::none(),
+           py::arg("name") = "",
+           "`shape` fixed to `link` at `pose` (X_LG: 4 x 4, or (position, quaternion w x y "
+           "z); None: the link frame); `name` for messages ('' : '<link>/shape').")
+      .def_readonly("link", &LinkShape::link, "Name of the link.")
+      .def_readonly("name", &LinkShape::name,
+                    "'<link>/collision<k>' (URDF) or the geom's name (MJCF).")
+      .def_property_readonly("pose", [](const LinkShape& s) { return PoseToArray(s.X_LG); },
+                             "X_LG: the shape frame in the link frame, 4 x 4.")
+      .def_readonly("shape", &LinkShape::shape, "The CollisionShape.");
+  py::class_<WorldShape>(m, "WorldShape", "A shape fixed in the world (an obstacle).")
+      .def(py::init([](std::string name, py::object pose, CollisionShape shape) {
+             shape.Validate("WorldShape '" + name + "'");
+             return WorldShape{std::move(name), ToPose(pose, "pose"), std::move(shape)};
            }),
-           py::arg("link"), py::arg("capsule"))
-      .def_readwrite("link", &LinkCapsule::link, "Name of the link the capsule is fixed to.")
-      .def_readwrite("capsule", &LinkCapsule::capsule,
-                     "The Capsule, its ends a and b in the link's frame.");
+           py::arg("name"), py::arg("pose"), py::arg("shape"),
+           "An obstacle `shape` at `pose` (4 x 4, or (position, quaternion w x y z)) in the "
+           "model's root frame.")
+      .def_readonly("name", &WorldShape::name, "The obstacle's name.")
+      .def_property_readonly("pose", [](const WorldShape& s) { return PoseToArray(s.X_WG); },
+                             "X_WG: the shape frame in the world, 4 x 4.")
+      .def_readonly("shape", &WorldShape::shape, "The CollisionShape.");
+  m.def("load_urdf_collision", &LoadUrdfCollision, py::arg("path"), py::arg("model"),
+        "The collision shapes (LinkShape list) of the URDF's <collision> elements on the "
+        "links of `model`: spheres, cylinders, boxes exactly, meshes as their convex hull. "
+        "Raises ValueError naming the file, link and element for a missing mesh or a bad "
+        "size.");
+  py::enum_<CollisionPairReason>(m, "CollisionPairReason",
+                                 "Why a link pair is or is not checked (MoveIt's reasons).")
+      .value("ENABLED", CollisionPairReason::kEnabled)
+      .value("ADJACENT", CollisionPairReason::kAdjacent)
+      .value("DEFAULT", CollisionPairReason::kDefault)
+      .value("ALWAYS", CollisionPairReason::kAlways)
+      .value("NEVER", CollisionPairReason::kNever);
+  py::class_<SelfCollisionMatrix>(m, "SelfCollisionMatrix",
+                                  "Which link pairs need a self-collision check, decided as "
+                                  "MoveIt's setup assistant does.")
+      .def_readonly("samples", &SelfCollisionMatrix::samples, "Sampled configurations N.")
+      .def_readonly("seed", &SelfCollisionMatrix::seed, "Seed of the samples.")
+      .def_property_readonly("pairs", [](const SelfCollisionMatrix& matrix) {
+        py::list out;
+        for (const LinkPairEntry& e : matrix.pairs) {
+          out.append(py::make_tuple(e.first, e.second, e.reason, e.collisions));
+        }
+        return out;
+      }, "Every pair of links with shapes: (first, second, CollisionPairReason, collisions "
+         "in the samples).")
+      .def("enabled_pairs", &SelfCollisionMatrix::EnabledPairs,
+           "The checked link pairs (reason ENABLED) as (first, second) names.")
+      .def("count", &SelfCollisionMatrix::Count, py::arg("reason"),
+           "The number of pairs with this reason.");
+  m.def("compute_self_collision_matrix",
+        [](const Model& model, const std::vector<LinkShape>& shapes, int samples,
+           std::uint64_t seed, double contact_distance) {
+          SelfCollisionMatrixOptions options;
+          options.samples = samples;
+          options.seed = seed;
+          options.contact_distance = contact_distance;
+          return ComputeSelfCollisionMatrix(model, shapes, options);
+        },
+        py::arg("model"), py::arg("shapes"), py::arg("samples") = 10000, py::arg("seed") = 1,
+        py::arg("contact_distance") = 0.0,
+        "The self-collision matrix of `shapes` on `model`: adjacent links, pairs in "
+        "collision at the default configuration, in every one or in none of `samples` "
+        "random configurations (seeded), the rest enabled. Raises ValueError for bad "
+        "options or an unknown link.");
+  py::class_<ShapeCollisionGoal, InequalityGoal, std::shared_ptr<ShapeCollisionGoal>>(
+      m, "ShapeCollisionGoal",
+      "Minimum-distance inequalities c_k = margin - d_k(q) <= 0 between link shapes and "
+      "obstacles and between the shapes of the self pairs.")
+      .def(py::init([](const Model& model, std::vector<LinkShape> bodies,
+                       std::vector<WorldShape> obstacles,
+                       std::vector<std::pair<std::string, std::string>> self_pairs,
+                       double margin, double weight) {
+             return std::make_shared<ShapeCollisionGoal>(model, std::move(bodies),
+                                                         std::move(obstacles), self_pairs,
+                                                         margin, weight);
+           }),
+           py::arg("model"), py::arg("bodies"),
+           py::arg("obstacles") = std::vector<WorldShape>{},
+           py::arg("self_pairs") = std::vector<std::pair<std::string, std::string>>{},
+           py::arg("margin") = 0.0, py::arg("weight") = 1.0,
+           "Raises ValueError for an unknown link, an invalid shape, a negative margin or "
+           "nothing to check.")
+      .def("distances", [](const ShapeCollisionGoal& g, const Model& model, VectorNqArg q) {
+        g.CheckModel(model);
+        return g.Distances(model, DataAt(model, ToVector(q, "q", model.nq())));
+      }, py::arg("model"), py::arg("q"),
+      "Signed distance d_k of every checked shape pair at q (negative = penetration "
+      "depth), model length units.")
+      .def("pair_names", [](const ShapeCollisionGoal& g) {
+        std::vector<std::string> names;
+        for (int k = 0; k < static_cast<int>(g.pairs().size()); ++k) {
+          names.push_back(g.PairName(k));
+        }
+        return names;
+      }, "'shape / other shape' of every checked pair, in distances() order.")
+      .def_property_readonly("margin", &ShapeCollisionGoal::margin,
+                             "The required clearance (model length units).");
+  m.def("capsule_on_link", [](const std::string& link, Vector3Arg a, Vector3Arg b,
+                              double radius, const std::string& name) {
+    return CapsuleOnLink(link, ToVector3(a, "a"), ToVector3(b, "b"), radius, name);
+  }, py::arg("link"), py::arg("a"), py::arg("b"), py::arg("radius"), py::arg("name") = "",
+  "A LinkShape: the capsule of `radius` around the segment [a, b] in the link's frame "
+  "(a sphere when a == b). Raises ValueError for non-finite ends or a radius that is "
+  "not finite and > 0.");
+  m.def("capsule_obstacle", [](const std::string& name, Vector3Arg a, Vector3Arg b,
+                               double radius) {
+    return CapsuleObstacle(name, ToVector3(a, "a"), ToVector3(b, "b"), radius);
+  }, py::arg("name"), py::arg("a"), py::arg("b"), py::arg("radius"),
+  "A WorldShape: the capsule of `radius` around the world segment [a, b].");
+  m.def("sphere_obstacle", [](const std::string& name, Vector3Arg center, double radius) {
+    return SphereObstacle(name, ToVector3(center, "center"), radius);
+  }, py::arg("name"), py::arg("center"), py::arg("radius"),
+  "A WorldShape: a sphere of `radius` at `center`.");
   m.def("fit_chain_capsules", &FitChainCapsules, py::arg("model"), py::arg("links"),
         py::arg("radius"),
-        "LinkCapsules along a chain: for each listed link a capsule of `radius` from "
+        "LinkShapes along a chain: for each listed link a capsule of `radius` from "
         "the link's origin to the origin of the next listed link (taken at q = 0), in "
         "the link's frame; the last link gets a sphere at its origin. Raises ValueError "
         "for an unknown link, no links, or a radius that is not finite and > 0.");
-  py::class_<CollisionGoal, InequalityGoal, std::shared_ptr<CollisionGoal>>(m, "CollisionGoal")
-      .def(py::init([](const Model& model, std::vector<LinkCapsule> bodies,
-                       std::vector<Capsule> obstacles, double margin, int skip_neighbors,
-                       std::vector<std::pair<std::string, std::string>> allowed_pairs,
-                       double weight) {
-             CollisionOptions options;
-             options.margin = margin;
-             options.skip_neighbors = skip_neighbors;
-             options.allowed_pairs = std::move(allowed_pairs);
-             return std::make_shared<CollisionGoal>(model, std::move(bodies),
-                                                    std::move(obstacles), options, weight);
-           }),
-           py::arg("model"), py::arg("bodies"), py::arg("obstacles") = std::vector<Capsule>{},
-           py::arg("margin") = 0.0, py::arg("skip_neighbors") = 1,
-           py::arg("allowed_pairs") = std::vector<std::pair<std::string, std::string>>{},
-           py::arg("weight") = 1.0)
-      .def("clearances", [](const CollisionGoal& g, const Model& model, VectorNqArg q) {
-        g.CheckModel(model);
-        return g.Clearances(model, DataAt(model, ToVector(q, "q", model.nq())));
-      }, py::arg("model"), py::arg("q"),
-      "Signed clearance d - r1 - r2 of every checked pair at q (negative = "
-      "penetration), in model length units.");
+  m.def("link_pairs_apart", &LinkPairsApart, py::arg("model"), py::arg("bodies"),
+        py::arg("skip_neighbors"),
+        py::arg("allowed") = std::vector<std::pair<std::string, std::string>>{},
+        "Self pairs by distance along the tree: the pairs of links carrying bodies "
+        "more than skip_neighbors links apart (parent/child = 1), except `allowed`.");
 }
 
 // Bounds: box bounds on q (joint limits).
@@ -668,7 +804,7 @@ void BindConstraints(py::module_& m) {
   BindJointGoals(m);
   BindSiteInequalityGoals(m);
   BindRelativePoseGoals(m);
-  BindCollisions(m);
+  BindShapeCollisions(m);
   BindBounds(m);
   BindProblem(m);
 }

@@ -1,6 +1,7 @@
 // lab/, bench/, experiments/: the shipped data, studies, the benchmark
 // protocol, and the paper reproductions (list them, run one or all).
 
+#include <cstdint>
 #include <filesystem>
 
 #include "bench/ik_benchmark.h"
@@ -8,6 +9,7 @@
 #include "bindings.h"
 #include "experiments/experiments_list.h"
 #include "framework/validate.h"
+#include "lab/collision_files.h"
 #include "lab/data.h"
 #include "lab/experiment.h"
 #include "lab/html_report.h"
@@ -163,7 +165,57 @@ void BindStudyGoals(py::module_& m) {
       .value("SITE_DISTANCE", GoalKind::kSiteDistance)
       .value("RELATIVE_POSE", GoalKind::kRelativePose)
       .value("JOINT_RANGE", GoalKind::kJointRange)
-      .value("JOINT_POSTURE", GoalKind::kJointPosture);
+      .value("JOINT_POSTURE", GoalKind::kJointPosture)
+      .value("COLLISION_FREE", GoalKind::kCollisionFree);
+  py::class_<CollisionSetup, std::shared_ptr<CollisionSetup>>(
+      m, "CollisionSetup",
+      "A robot's collision shapes, its self-collision matrix, the obstacles and the "
+      "checked self pairs (robot_collisions).")
+      .def_readonly("shapes", &CollisionSetup::shapes, "The link shapes (LinkShape list).")
+      .def_readonly("matrix", &CollisionSetup::matrix,
+                    "The self-collision matrix (empty without self-collision).")
+      .def_readonly("obstacles", &CollisionSetup::obstacles, "The WorldShape obstacles.")
+      .def_readonly("self_pairs", &CollisionSetup::self_pairs,
+                    "The checked link pairs (the matrix's enabled pairs).")
+      .def("make_goal", [](const CollisionSetup& setup, const Model& model, double weight) {
+        return std::const_pointer_cast<ShapeCollisionGoal>(setup.MakeGoal(model, weight));
+      }, py::arg("model"), py::arg("weight") = 1.0,
+      "A ShapeCollisionGoal over these shapes, pairs and obstacles (margin 0).");
+  m.def("robot_collisions",
+        [](const Model& model, const std::string& robot_file, bool self,
+           const std::string& obstacles, bool mjcf, int samples, std::uint64_t seed,
+           const std::string& matrix_file) {
+          CollisionSetting setting;
+          setting.self = self;
+          setting.obstacle_file = obstacles;
+          SelfCollisionMatrixOptions options;
+          options.samples = samples;
+          options.seed = seed;
+          return std::const_pointer_cast<CollisionSetup>(
+              RobotCollisions(model, robot_file, setting, mjcf, options, matrix_file));
+        },
+        py::arg("model"), py::arg("robot_file"), py::arg("self") = true,
+        py::arg("obstacles") = "", py::arg("mjcf") = false, py::arg("samples") = 10000,
+        py::arg("seed") = 1, py::arg("matrix_file") = "",
+        "The CollisionSetup of a URDF (or MJCF, mjcf=True) for `model`: its collision "
+        "shapes, with self=True the self-collision matrix (computed from `samples` "
+        "seeded configurations, or read from `matrix_file`), obstacles from an obstacle "
+        "JSON file. Made once per process for the same arguments and shared.");
+  m.def("read_obstacle_file", &ReadObstacleFile, py::arg("path"),
+        "The obstacles (WorldShape list) of an obstacle JSON file. Raises ValueError "
+        "naming the file, the element and what to fix.");
+  m.def("write_self_collision_matrix", &WriteSelfCollisionMatrix, py::arg("matrix"),
+        py::arg("path"), "Writes a SelfCollisionMatrix as JSON.");
+  m.def("read_self_collision_matrix", &ReadSelfCollisionMatrix, py::arg("path"),
+        "Reads a SelfCollisionMatrix JSON file (as write_self_collision_matrix writes it).");
+  m.def("min_distance",
+        [](const Model& model, const CollisionSetup& setup, VectorNqArg q) {
+          return MinDistanceFcl(model, setup, ToVector(q, "q", model.nq()));
+        },
+        py::arg("model"), py::arg("setup"), py::arg("q"),
+        "The clearance at q: the smallest signed distance over the setup's checked "
+        "pairs (negative = penetration depth), computed with FCL for every pair; "
+        "inf when nothing is checked.");
   py::class_<GoalSpec>(m, "GoalSpec", "A goal of a study, generated per trial.")
       .def_static("position", &GoalSpec::Position, py::arg("site"), py::arg("weight") = 1.0,
                   "A PositionGoal at the site's generated position; weight w >= 0 of the "
@@ -247,6 +299,19 @@ void BindStudyGoals(py::module_& m) {
       .def_static("any_of", &GoalSpec::AnyOf, py::arg("parts"), py::arg("weight") = 1.0,
                   "A DisjunctiveGoal: any one of `parts` (the first is met at the "
                   "generating pose, the others at other random poses).")
+      .def_static("collision_free",
+                  [](std::shared_ptr<CollisionSetup> collisions, double clearance, bool hard,
+                     double weight) {
+                    return GoalSpec::CollisionFree(std::move(collisions), clearance, hard,
+                                                   weight);
+                  },
+                  py::arg("collisions"), py::arg("clearance") = 0.0, py::arg("hard") = true,
+                  py::arg("weight") = 1.0,
+                  "No self-collision and clear of obstacles: a ShapeCollisionGoal over "
+                  "`collisions` (robot_collisions) with every distance >= clearance; "
+                  "hard=True adds it as a hard inequality constraint (constrained-NLP "
+                  "solvers; the records show min_distance), else as a penalty goal. The "
+                  "generating poses are drawn collision-free.")
       .def_readonly("kind", &GoalSpec::kind,
                     "The goal kind (GoalKind) the spec makes.")
       .def_readonly("site", &GoalSpec::site)

@@ -435,6 +435,18 @@ void BindStudyRecordsAndResults(py::module_& m) {
                     "<lanes> lanes)' on the SIMD batch solver (its times per solve are "
                     "then each trial's share of a chunk's wall time), else 'scalar: ' "
                     "and why the batch solver does not apply.");
+  py::class_<ConstraintCheck>(m, "ConstraintCheck",
+                              "A hard constraint of a solve's problem at the answer, "
+                              "recomputed from FK at q.")
+      .def_readonly("parameters", &ConstraintCheck::parameters,
+                    "What the constraint asked (its Parameters() values).")
+      .def_readonly("values", &ConstraintCheck::values,
+                    "Inequalities: the bounded quantities at q (e.g. a collision "
+                    "constraint's min_distance); empty for an equality.")
+      .def_readonly("violation", &ConstraintCheck::violation,
+                    "Natural-unit violation (0 when an inequality holds).")
+      .def_readonly("active", &ConstraintCheck::active,
+                    "Inequalities: some quantity within the study's tolerance of a bound.");
   py::class_<StudyRecord>(m, "StudyRecord")
       .def_readonly("solver", &StudyRecord::solver)
       .def_readonly("trial", &StudyRecord::trial,
@@ -458,7 +470,10 @@ void BindStudyRecordsAndResults(py::module_& m) {
       .def_readonly("q0", &StudyRecord::q0, "The start pose of this solve (nq values).")
       .def_readonly("q", &StudyRecord::q, "The solver's answer (nq values).")
       .def_readonly("errors", &StudyRecord::errors)
-      .def_readonly("targets", &StudyRecord::targets);
+      .def_readonly("targets", &StudyRecord::targets)
+      .def_readonly("constraints", &StudyRecord::constraints,
+                    "Per hard constraint of the problem (equalities, then "
+                    "inequalities), its ConstraintCheck at q.");
   py::class_<StudyResult>(m, "StudyResult", py::dynamic_attr(),
                           "Everything a study run produced. A result of Study.run() "
                           "also has `study`, the Study it came from.")

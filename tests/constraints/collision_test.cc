@@ -1,16 +1,19 @@
-// Collision avoidance constraints: closed-form segment distances against a
-// brute-force search, the capsule constraints' Jacobian against central
-// differences on random trees, fitted capsules, and bad input.
+// Hand-placed capsules in ShapeCollisionGoal: closed-form segment distances
+// against a brute-force search, capsule distances equal to the segment
+// formula d − r₁ − r₂ and the Jacobian against central differences on random
+// trees, fitted capsules, self pairs by tree distance, and bad input.
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
-#include "constraints/collision.h"
+#include "constraints/shape_collision.h"
 #include "framework/kinematics.h"
 #include "tests/test_utilities.h"
 
@@ -60,26 +63,33 @@ TEST_CASE("Closed-form segment closest points match a brute-force search, "
   }
 }
 
-TEST_CASE("Capsule collision constraints' Jacobian matches central "
-          "differences on random trees",
+TEST_CASE("Capsule collision constraints give the segment distance minus "
+          "the radii and a Jacobian matching central differences on random "
+          "trees",
           "[constraints]") {
   for (const unsigned seed : {41u, 42u, 43u, 44u}) {
     std::mt19937 rng(seed);
     testing::RandomFigureOptions options;
     options.num_joints = 6 + static_cast<int>(seed % 4);
     const Model model = testing::RandomFigure(&rng, options).Compile();
-    std::vector<LinkCapsule> bodies;
+    std::vector<LinkShape> bodies;
+    std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> segments;
     for (int l = 0; l < model.num_links(); ++l) {
-      bodies.push_back(
-          {model.link_name(l),
-           {RandomTestPoint(&rng, 0.5), RandomTestPoint(&rng, 0.5), 0.05}});
+      const Eigen::Vector3d a = RandomTestPoint(&rng, 0.5);
+      const Eigen::Vector3d b = RandomTestPoint(&rng, 0.5);
+      bodies.push_back(CapsuleOnLink(model.link_name(l), a, b, 0.05));
+      segments.emplace_back(a, b);
     }
-    std::vector<Capsule> obstacles = {
-        Capsule::Sphere(RandomTestPoint(&rng, 2.0), 0.2),
-        {RandomTestPoint(&rng, 2.0), RandomTestPoint(&rng, 2.0), 0.1}};
-    CollisionOptions collision;
-    collision.margin = 0.01;
-    const CollisionGoal goal(model, bodies, obstacles, collision);
+    const Eigen::Vector3d center = RandomTestPoint(&rng, 2.0);
+    const Eigen::Vector3d o0 = RandomTestPoint(&rng, 2.0);
+    const Eigen::Vector3d o1 = RandomTestPoint(&rng, 2.0);
+    const std::vector<WorldShape> obstacles = {
+        SphereObstacle("ball", center, 0.2), CapsuleObstacle("pole", o0, o1, 0.1)};
+    const std::vector<std::pair<Eigen::Vector3d, Eigen::Vector3d>> obstacle_segments =
+        {{center, center}, {o0, o1}};
+    const std::vector<double> obstacle_radii = {0.2, 0.1};
+    const ShapeCollisionGoal goal(model, bodies, obstacles,
+                                  LinkPairsApart(model, bodies, 1), 0.01);
     REQUIRE(goal.num_constraints() > 2);
     for (int pose = 0; pose < 3; ++pose) {
       const Eigen::VectorXd q = testing::RandomConfiguration(model, &rng);
@@ -101,9 +111,28 @@ TEST_CASE("Capsule collision constraints' Jacobian matches central "
           q);
       INFO("seed " << seed << ", pose " << pose);
       CHECK(testing::RelativeError(J, numeric) <= 1e-5);
-      // Clearance = −(c − margin); Error = largest violation.
-      const Eigen::VectorXd clearance = goal.Clearances(model, data);
-      CHECK(clearance.isApprox(-(c.array() - 0.01).matrix()));
+      // Each distance is the segments' distance (brute force over a grid, so
+      // within its resolution) minus the radii; c = margin − d.
+      const Eigen::VectorXd d = goal.Distances(model, data);
+      CHECK(d.isApprox(-(c.array() - 0.01).matrix()));
+      for (int k = 0; k < m; ++k) {
+        const ShapeCollisionGoal::Pair& pair = goal.pairs()[k];
+        const auto world = [&](int body) {
+          const Eigen::Isometry3d& X =
+              data.X_W(model.link_step(model.LinkIndex(bodies[body].link)));
+          return std::make_pair(Eigen::Vector3d(X * segments[body].first),
+                                Eigen::Vector3d(X * segments[body].second));
+        };
+        const auto [p0, p1] = world(pair.first);
+        const auto [q0, q1] = pair.obstacle ? obstacle_segments[pair.second]
+                                            : world(pair.second);
+        const double r2 =
+            pair.obstacle ? obstacle_radii[pair.second] : 0.05;
+        const double segment_length = std::max((p1 - p0).norm(), (q1 - q0).norm());
+        CHECK(d[k] == Approx(GridDistance(p0, p1, q0, q1) - 0.05 - r2)
+                          .margin(segment_length / 400.0 + 1e-12));
+        CHECK(d[k] <= GridDistance(p0, p1, q0, q1) - 0.05 - r2 + 1e-12);
+      }
       CHECK(goal.Error(model, data).position ==
             Approx(std::max(0.0, c.maxCoeff())));
     }
@@ -126,12 +155,22 @@ TEST_CASE("Capsules fitted along a chain span each link to the next link's "
   const Model model = f.Compile();
   const auto capsules = FitChainCapsules(model, {"l1", "l2", "l3"}, 0.05);
   REQUIRE(capsules.size() == 3);
-  CHECK(capsules[0].capsule.b.isApprox(Eigen::Vector3d(0, 0, 0.5)));
-  CHECK(capsules[2].capsule.b.isZero());
-  CHECK(capsules[1].capsule.radius == 0.05);
+  // l1's capsule: from its origin to l2's, 0.5 along z.
+  CHECK(capsules[0].shape.type == ShapeType::kCapsule);
+  CHECK(capsules[0].shape.half_length == Approx(0.25));
+  CHECK((capsules[0].X_LG * Eigen::Vector3d(0, 0, 0.25))
+            .isApprox(Eigen::Vector3d(0, 0, 0.5)));
+  CHECK(capsules[2].shape.type == ShapeType::kSphere);
+  CHECK(capsules[2].X_LG.translation().isZero());
+  CHECK(capsules[1].shape.radius == 0.05);
   // A straight chain is free of self-collision; folded back, l3 meets l1.
-  const CollisionGoal goal(model, capsules, {});
-  REQUIRE(goal.pairs().size() == 1);  // l1–l3 (neighbours skipped)
+  const auto self_pairs = LinkPairsApart(model, capsules, 1);
+  REQUIRE(self_pairs.size() == 1);  // l1–l3 (neighbours skipped)
+  CHECK(self_pairs[0] == std::make_pair(std::string("l1"), std::string("l3")));
+  CHECK(LinkPairsApart(model, capsules, 1, {{"l3", "l1"}}).empty());
+  CHECK(LinkPairsApart(model, capsules, 0).size() == 3);
+  const ShapeCollisionGoal goal(model, capsules, {}, self_pairs);
+  REQUIRE(goal.pairs().size() == 1);
   Data data(model);
   ForwardKinematics(model, Eigen::VectorXd::Zero(3), &data);
   CHECK(goal.Error(model, data).position == 0.0);
@@ -141,38 +180,33 @@ TEST_CASE("Capsules fitted along a chain span each link to the next link's "
   CHECK(goal.Error(model, data).position > 0.0);
 }
 
-TEST_CASE("Collision constraints reject bad capsules, margins and empty "
-          "pair sets with a message naming them",
+TEST_CASE("Hand-placed capsules reject bad ends, radii and tree distances "
+          "with a message naming them",
           "[constraints]") {
   std::mt19937 rng(2);
   const Model model = testing::RandomFigure(&rng).Compile();
   const std::string link = model.link_name(model.num_links() - 1);
-  const std::vector<Capsule> obstacle = {
-      Capsule::Sphere(Eigen::Vector3d::Zero(), 0.1)};
+  const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+  CHECK_THROWS_WITH(CapsuleOnLink(link, zero, zero, 0.0),
+                    Contains("capsule radius must be finite and > 0; got 0"));
+  CHECK_THROWS_WITH(CapsuleOnLink(link, zero, Eigen::Vector3d::Constant(NAN), 0.1),
+                    Contains("capsule ends must be finite"));
+  CHECK_THROWS_WITH(SphereObstacle("ball", zero, -1.0), Contains("obstacle 'ball'"));
   CHECK_THROWS_WITH(
-      CollisionGoal(model, {{link, Capsule::Sphere(Eigen::Vector3d::Zero(), 0.0)}},
-                    obstacle),
-      Contains("capsule radius must be finite and > 0; got 0"));
-  CHECK_THROWS_WITH(
-      CollisionGoal(model, {{link, Capsule::Sphere(Eigen::Vector3d::Zero(), 0.1)}},
-                    {Capsule::Sphere(Eigen::Vector3d::Zero(), -1.0)}),
-      Contains("obstacle 0"));
-  CollisionOptions negative;
-  negative.margin = -0.1;
-  CHECK_THROWS_WITH(
-      CollisionGoal(model, {{link, Capsule::Sphere(Eigen::Vector3d::Zero(), 0.1)}},
-                    obstacle, negative),
+      ShapeCollisionGoal(model, {CapsuleOnLink(link, zero, zero, 0.1)},
+                         {SphereObstacle("ball", zero, 0.1)}, {}, -0.1),
       Contains("margin must be finite and >= 0"));
   CHECK_THROWS_WITH(
-      CollisionGoal(model, {{link, Capsule::Sphere(Eigen::Vector3d::Zero(), 0.1)}},
-                    {}),
+      ShapeCollisionGoal(model, {CapsuleOnLink(link, zero, zero, 0.1)}, {}, {}),
       Contains("nothing to check"));
   CHECK_THROWS_WITH(
-      CollisionGoal(model, {{"no_such_link", Capsule::Sphere(Eigen::Vector3d::Zero(), 0.1)}},
-                    obstacle),
+      ShapeCollisionGoal(model, {CapsuleOnLink("no_such_link", zero, zero, 0.1)},
+                         {SphereObstacle("ball", zero, 0.1)}, {}),
       Contains("no_such_link"));
   CHECK_THROWS_WITH(FitChainCapsules(model, {link}, 0.0),
                     Contains("radius must be finite and > 0"));
+  CHECK_THROWS_WITH(LinkPairsApart(model, {}, -1),
+                    Contains("skip_neighbors must be >= 0"));
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli/scene_files.h"
-#include "constraints/collision.h"
+#include "constraints/shape_collision.h"
 #include "constraints/plane_goal.h"
 #include "constraints/position_goal.h"
 #include "constraints/tolerance_goals.h"
@@ -224,9 +224,11 @@ TEST_CASE("A problem's goals and constraints become layers", "[lab][scene]") {
   problem.AddGoal(std::make_shared<ConeGoal>(*model, "effector",
                                              Eigen::Vector3d::UnitX(),
                                              Eigen::Vector3d::UnitY(), 0.3));
-  problem.AddInequalityConstraint(std::make_shared<CollisionGoal>(
+  problem.AddInequalityConstraint(std::make_shared<ShapeCollisionGoal>(
       *model, FitChainCapsules(*model, {"link1", "link2"}, 0.05),
-      std::vector<Capsule>{Capsule::Sphere(Eigen::Vector3d(2, 0, 0), 0.2)}));
+      std::vector<WorldShape>{
+          SphereObstacle("ball", Eigen::Vector3d(2, 0, 0), 0.2)},
+      std::vector<std::pair<std::string, std::string>>{}));
   Scene scene("goals", "m", Eigen::Vector3d::UnitZ());
   SceneView& view = scene.AddView("v");
   AddProblemLayers(problem, model->MidLimits(), 0.1, &view);
@@ -237,7 +239,9 @@ TEST_CASE("A problem's goals and constraints become layers", "[lab][scene]") {
   CHECK(types[1] == "plane");
   CHECK(types[2] == "cone");
   CHECK(types[3] == "sphere");  // the obstacle
-  CHECK(std::count(types.begin(), types.end(), "capsule") == 2);
+  // link1's capsule to link2's origin; link2's sphere at its origin.
+  CHECK(std::count(types.begin(), types.end(), "capsule") == 1);
+  CHECK(std::count(types.begin(), types.end(), "sphere") == 2);
   CHECK(layers[3]["label"].get<std::string>().rfind("constraint 0", 0) == 0);
   CHECK_NOTHROW(ValidateScene(scene.ToJson(), "goals"));
 }

@@ -43,9 +43,9 @@ def every_goal(model):
                                                 length_per_radian=0.5),
         "relative_pose_box": iklab.RelativePoseBoxGoal(model, "panda_link4", TIP, np.eye(4),
                                                        [-0.1] * 6, [0.1] * 6),
-        "collision": iklab.CollisionGoal(
+        "collision": iklab.ShapeCollisionGoal(
             model, iklab.fit_chain_capsules(model, ["panda_link3", "panda_link5"], 0.05),
-            [iklab.Capsule.sphere([0.4, 0.0, 0.4], 0.1)]),
+            [iklab.sphere_obstacle("ball", [0.4, 0.0, 0.4], 0.1)]),
     }
 
 
