@@ -17,6 +17,7 @@
 #include "framework/internal/read_file.h"
 #include "framework/kinematics.h"
 #include "framework/validate.h"
+#include "lab/collision_files.h"
 #include "lab/statistics.h"
 #include "lab/study.h"
 #include "solvers/batch/simd_lm.h"
@@ -141,32 +142,7 @@ Eigen::Isometry3d ReferenceSitePose(const Model& model, int site,
 double IndependentMinDistance(const Model& model,
                               const CollisionSetup& collisions,
                               const Eigen::VectorXd& q) {
-  const AlignedVector<Eigen::Isometry3d> X_W = ReferenceStepPoses(model, q);
-  const auto pose = [&](const LinkShape& s) {
-    return X_W[model.link_step(model.LinkIndex(s.link))] * s.X_LG;
-  };
-  double best = kInfinity;
-  for (const auto& pair : ShapeCollisionPairs(
-           model, collisions.shapes,
-           static_cast<int>(collisions.obstacles.size()),
-           collisions.self_pairs)) {
-    const LinkShape& a = collisions.shapes[pair.first];
-    const PreparedShape prepared_a(a.shape);
-    if (pair.obstacle) {
-      const WorldShape& o = collisions.obstacles[pair.second];
-      best = std::min(best, ComputeShapeDistanceFcl(prepared_a, pose(a),
-                                                    PreparedShape(o.shape),
-                                                    o.X_WG)
-                                .distance);
-    } else {
-      const LinkShape& b = collisions.shapes[pair.second];
-      best = std::min(best, ComputeShapeDistanceFcl(prepared_a, pose(a),
-                                                    PreparedShape(b.shape),
-                                                    pose(b))
-                                .distance);
-    }
-  }
-  return best;
+  return MinDistanceFcl(model, collisions, ReferenceStepPoses(model, q));
 }
 
 double MimicRelationError(const Model& model, const Eigen::VectorXd& q_full) {

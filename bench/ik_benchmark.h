@@ -105,7 +105,7 @@ AlignedVector<Eigen::Isometry3d> ReferenceStepPoses(const Model& model,
 /// Smallest signed distance over the checked pairs of `collisions` (its
 /// enabled self pairs and every shape against every obstacle) at q: poses
 /// from ReferenceStepPoses, distances from FCL for every pair
-/// (ComputeShapeDistanceFcl). +infinity when nothing is checked.
+/// (MinDistanceFcl on those poses). +infinity when nothing is checked.
 double IndependentMinDistance(const Model& model,
                               const CollisionSetup& collisions,
                               const Eigen::VectorXd& q);

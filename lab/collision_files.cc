@@ -407,8 +407,17 @@ double MinDistanceFcl(const Model& model, const CollisionSetup& setup,
   }
   Data data(model);
   ForwardKinematics(model, q, &data);
+  AlignedVector<Eigen::Isometry3d> step_poses(model.num_steps());
+  for (int step = 0; step < model.num_steps(); ++step) {
+    step_poses[step] = data.X_W(step);
+  }
+  return MinDistanceFcl(model, setup, step_poses);
+}
+
+double MinDistanceFcl(const Model& model, const CollisionSetup& setup,
+                      const AlignedVector<Eigen::Isometry3d>& step_poses) {
   const auto pose = [&](const LinkShape& s) -> Eigen::Isometry3d {
-    return data.X_W(model.link_step(model.LinkIndex(s.link))) * s.X_LG;
+    return step_poses[model.link_step(model.LinkIndex(s.link))] * s.X_LG;
   };
   double best = std::numeric_limits<double>::infinity();
   for (const ShapeCollisionGoal::Pair& pair : ShapeCollisionPairs(

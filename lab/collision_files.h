@@ -137,6 +137,12 @@ std::shared_ptr<const CollisionSetup> RobotCollisions(
 double MinDistanceFcl(const Model& model, const CollisionSetup& setup,
                       const Eigen::VectorXd& q);
 
+/// The same from the world poses of the model's steps (e.g. a reference FK
+/// computed independently of ForwardKinematics, as the benchmark's check
+/// does); `step_poses` has one pose per step.
+double MinDistanceFcl(const Model& model, const CollisionSetup& setup,
+                      const AlignedVector<Eigen::Isometry3d>& step_poses);
+
 }  // namespace iklab
 
 #endif  // IKLAB_LAB_COLLISION_FILES_H_

@@ -520,11 +520,20 @@ void BindShapeCollisions(py::module_& m) {
       .def_property_readonly("pose", [](const WorldShape& s) { return PoseToArray(s.X_WG); },
                              "X_WG: the shape frame in the world, 4 x 4.")
       .def_readonly("shape", &WorldShape::shape, "The CollisionShape.");
-  m.def("load_urdf_collision", &LoadUrdfCollision, py::arg("path"), py::arg("model"),
-        "The collision shapes (LinkShape list) of the URDF's <collision> elements on the "
-        "links of `model`: spheres, cylinders, boxes exactly, meshes as their convex hull. "
-        "Raises ValueError naming the file, link and element for a missing mesh or a bad "
-        "size.");
+  m.def(
+      "load_urdf_collision",
+      [](const std::string& path, const Model& model, bool capsules_from_cylinders) {
+        UrdfCollisionOptions options;
+        options.capsules_from_cylinders = capsules_from_cylinders;
+        return LoadUrdfCollision(path, model, options);
+      },
+      py::arg("path"), py::arg("model"), py::arg("capsules_from_cylinders") = true,
+      "The collision shapes (LinkShape list) of the URDF's <collision> elements on the "
+      "links of `model`: spheres, cylinders, boxes exactly, meshes as their convex hull; "
+      "a cylinder with a sphere of its radius on each end cap is read as one capsule "
+      "unless `capsules_from_cylinders` is False. "
+      "Raises ValueError naming the file, link and element for a missing mesh or a bad "
+      "size.");
   py::enum_<CollisionPairReason>(m, "CollisionPairReason",
                                  "Why a link pair is or is not checked (MoveIt's reasons).")
       .value("ENABLED", CollisionPairReason::kEnabled)
