@@ -3,6 +3,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "framework/internal/check.h"
@@ -43,11 +44,17 @@ bool SolveOptions::IsValid(std::string* why) const {
     return Invalid(why, "SolveOptions::max_iterations must be >= 1, got ",
                    max_iterations);
   }
-  // The library's one rule per input kind (framework/validate.h).
+  // The library's one rule per input kind (framework/validate.h). Every
+  // solve runs this (an analytic solve twice): the field names are made once
+  // per process, not three strings per call.
+  static const std::string kTimeBudget = "SolveOptions::time_budget_seconds";
+  static const std::string kPositionTolerance =
+      "SolveOptions::position_tolerance";
+  static const std::string kAngleTolerance = "SolveOptions::angle_tolerance";
   try {
-    CheckTimeBudget(time_budget_seconds, "SolveOptions::time_budget_seconds");
-    CheckTolerance(position_tolerance, "SolveOptions::position_tolerance");
-    CheckTolerance(angle_tolerance, "SolveOptions::angle_tolerance");
+    CheckTimeBudget(time_budget_seconds, kTimeBudget);
+    CheckTolerance(position_tolerance, kPositionTolerance);
+    CheckTolerance(angle_tolerance, kAngleTolerance);
   } catch (const std::invalid_argument& e) {
     return Invalid(why, e.what());
   }

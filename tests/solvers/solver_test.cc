@@ -22,6 +22,7 @@
 #include "solvers/optimization/ceres_solver.h"
 #include "solvers/optimization/lbfgsb_solver.h"
 #include "solvers/restarts.h"
+#include "tests/allocation_counter.h"
 #include "tests/solvers/test_arms.h"
 
 namespace iklab {
@@ -88,6 +89,20 @@ TEST_CASE("SolveOptions::IsValid rejects out-of-range fields with a reason",
   o.time_budget_seconds = std::numeric_limits<double>::quiet_NaN();
   CHECK_FALSE(o.IsValid(&why));
   CHECK_THAT(why, Contains("time_budget_seconds"));
+}
+
+TEST_CASE("SolveOptions::IsValid allocates nothing for valid options",
+          "[solvers]") {
+  // Every solve runs it (an analytic solve twice, through SolveScope and its
+  // own options), so a valid check must cost no heap string.
+  if (!testing::AllocationCounter::enabled()) return;  // sanitizer build
+  SolveOptions options;
+  options.time_budget_seconds = 0.5;
+  std::string why;
+  REQUIRE(options.IsValid(&why));  // first call: anything made once
+  testing::AllocationCounter counter;
+  for (int i = 0; i < 10; ++i) REQUIRE(options.IsValid(&why));
+  CHECK(counter.count() == 0);
 }
 
 TEST_CASE("IsValid reports bad options with a null why instead of crashing",
