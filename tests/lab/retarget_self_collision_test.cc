@@ -201,16 +201,25 @@ TEST_CASE(
     text << file.rdbuf();
     return text.str();
   };
-  // CSV column `name` of the second line.
+  // CSV column `name` of the second line, counted from the end of the row:
+  // the method label before it holds a comma ("keypoints, contacts ...").
   const auto csv_field = [&](const std::string& path, const std::string& name) {
     std::istringstream text(read(path));
-    std::string header, row;
-    std::getline(text, header);
-    std::getline(text, row);
-    std::istringstream h(header), r(row);
-    for (std::string column, value; std::getline(h, column, ',') &&
-                                    std::getline(r, value, ',');) {
-      if (column == name) return value;
+    std::string line;
+    const auto split = [](const std::string& row) {
+      std::vector<std::string> fields;
+      std::istringstream r(row);
+      for (std::string f; std::getline(r, f, ',');) fields.push_back(f);
+      return fields;
+    };
+    std::getline(text, line);
+    const std::vector<std::string> header = split(line);
+    std::getline(text, line);
+    const std::vector<std::string> row = split(line);
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      if (header[i] == name && row.size() >= header.size() - i) {
+        return row[row.size() - (header.size() - i)];
+      }
     }
     return std::string("(no column)");
   };
