@@ -7,6 +7,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -62,6 +63,22 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
   command
       ->add_option("--smoothness-weight", o->smoothness_weight,
                    "Weight of the pull toward the previous frame")
+      ->capture_default_str();
+  command
+      ->add_option("--self-collision", o->self_collision,
+                   "Self-collision of a robot target with its own collision "
+                   "shapes: off, penalty (a weighted goal) or hard "
+                   "(inequality constraints; slsqp or ipopt)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"off", "penalty", "hard"}));
+  command
+      ->add_option("--self-collision-weight", o->self_collision_weight,
+                   "Weight of the self-collision penalty")
+      ->capture_default_str();
+  command
+      ->add_option("--branch-check", o->branch_check,
+                   "Solve a frame again from the rest pose when a key point "
+                   "misses by more than this many leg lengths (0: off)")
       ->capture_default_str();
   // One argument, split at every comma here (empty names kept, and refused
   // by Run): "--effectors , --out o" must not take "--out" as a name.
@@ -167,6 +184,17 @@ void WriteRetargetMetrics(const RetargetMetrics& m, const std::string& label,
   j["skating_max"] = m.skating.max;
   j["skating_samples"] = m.skating.samples;
   j["penetration_max"] = m.penetration_max;
+  // null (JSON) and "n/a" (CSV) where the target has no collision geometry:
+  // not measured is not "no penetration".
+  const SelfPenetration& sp = m.self_penetration;
+  j["self_penetration_max"] =
+      sp.measured ? nlohmann::json(sp.max) : nlohmann::json(nullptr);
+  j["self_penetration_frames"] =
+      sp.measured ? nlohmann::json(sp.frames) : nlohmann::json(nullptr);
+  j["self_penetration_worst_pair"] =
+      sp.measured ? nlohmann::json(sp.worst_pair) : nlohmann::json(nullptr);
+  j["self_penetration_pairs"] =
+      sp.measured ? nlohmann::json(sp.pairs) : nlohmann::json(nullptr);
   j["jerk_rms"] = m.jerk_rms;
   j["keypoint_jerk_rms"] = m.keypoint_jerk_rms;
   j["ms_per_frame_median"] = m.ms_per_frame_median;
@@ -179,15 +207,27 @@ void WriteRetargetMetrics(const RetargetMetrics& m, const std::string& label,
   const std::string csv_path = dir + "/metrics.csv";
   std::ofstream csv(csv_path);
   csv.precision(10);
+  const auto na = [&](double value) {
+    std::ostringstream text;
+    text.precision(10);
+    if (sp.measured) {
+      text << value;
+    } else {
+      text << "n/a";
+    }
+    return text.str();
+  };
   csv << "method,frames,converged,tracking_mean,tracking_max,"
          "tracking_worst_site,limit_violations,limit_violation_max,"
-         "skating_mean,skating_max,skating_samples,penetration_max,jerk_rms,"
+         "skating_mean,skating_max,skating_samples,penetration_max,"
+         "self_penetration_max,self_penetration_frames,jerk_rms,"
          "keypoint_jerk_rms,ms_per_frame_median,ms_per_frame_mean\n"
       << label << "," << m.frames << "," << m.converged << ","
       << m.tracking_mean << "," << m.tracking_max << "," << m.tracking_worst
       << "," << m.limit_violations << "," << m.limit_violation_max << ","
       << m.skating.mean << "," << m.skating.max << "," << m.skating.samples
-      << "," << m.penetration_max << "," << m.jerk_rms << ","
+      << "," << m.penetration_max << ","
+      << na(sp.max) << "," << na(sp.frames) << "," << m.jerk_rms << ","
       << m.keypoint_jerk_rms << "," << m.ms_per_frame_median << "," << m.ms_per_frame_mean << "\n";
   csv.close();
   if (!csv) throw std::invalid_argument(internal::CannotWrite(csv_path));
@@ -218,11 +258,23 @@ int Run(const RetargetCommandOptions& o) {
   options.smoothness_weight = o.smoothness_weight;
   options.contact.height_threshold = o.contact_height;
   options.contact.speed_threshold = o.contact_speed;
+  options.self_collision = ParseContactMode(o.self_collision);
+  options.self_collision_weight = o.self_collision_weight;
+  options.branch_check_error = o.branch_check;
+  if (target.robot) options.collision_shapes = target.robot_target.collision_shapes;
+  if (options.self_collision != ContactMode::kOff &&
+      (effector_only || options.collision_shapes.empty())) {
+    throw std::invalid_argument(
+        "--self-collision " + o.self_collision +
+        " needs a robot target with collision shapes (--onto robot.urdf or "
+        ".xml); " + (o.onto.empty() ? o.bvh : o.onto) + " has none");
+  }
   std::string why;
   if (!options.IsValid(&why)) {
     throw std::invalid_argument(
         "--contact-height, --contact-speed, --posture-weight, "
-        "--smoothness-weight: " + why);
+        "--smoothness-weight, --self-collision-weight, --branch-check: " +
+        why);
   }
   const SolverEntry* entry = FindSolver(o.solver);
   if (entry == nullptr) {
@@ -235,6 +287,13 @@ int Run(const RetargetCommandOptions& o) {
         "--contacts hard needs a solver that keeps hard constraints (slsqp, "
         "ipopt); '" + o.solver + "' solves goals only (use --contacts "
         "penalty)");
+  }
+  if (options.self_collision == ContactMode::kHard &&
+      !entry->hard_constraints) {
+    throw std::invalid_argument(
+        "--self-collision hard needs a solver that keeps hard constraints "
+        "(slsqp, ipopt); '" + o.solver + "' solves goals only (use "
+        "--self-collision penalty)");
   }
   RetargetMap map;
   if (!o.map.empty()) {
@@ -344,10 +403,14 @@ int Run(const RetargetCommandOptions& o) {
   }
   joints.close();
   if (!joints) throw std::invalid_argument(internal::CannotWrite(joints_path));
-  const std::string label = effector_only
-                                ? "effectors"
-                                : std::string("keypoints, contacts ") +
-                                      ContactModeName(options.contacts);
+  std::string label = effector_only
+                          ? "effectors"
+                          : std::string("keypoints, contacts ") +
+                                ContactModeName(options.contacts);
+  if (options.self_collision != ContactMode::kOff) {
+    label += std::string(", self-collision ") +
+             ContactModeName(options.self_collision);
+  }
   WriteRetargetMetrics(result.metrics, label, o.out_dir);
   std::string robot_files;
   if (target.robot) {
@@ -370,11 +433,25 @@ int Run(const RetargetCommandOptions& o) {
   }
 
   const RetargetMetrics& m = result.metrics;
+  const SelfPenetration& sp = m.self_penetration;
+  std::string self_text =
+      "n/a (the target has no collision geometry)";
+  if (sp.measured) {
+    char line[256];
+    std::snprintf(line, sizeof(line),
+                  "max %.4g over %d of %d frames (%d shape pairs%s%s); "
+                  "self-collision %s",
+                  sp.max, sp.frames, count, sp.pairs,
+                  sp.worst_pair.empty() ? "" : ", deepest ",
+                  sp.worst_pair.c_str(), o.self_collision.c_str());
+    self_text = line;
+  }
   std::printf(
       "%s onto %s: %d frames, %zu key points (%s), %s, %s: %d converged\n"
       "  key-point error mean %.4g, max %.4g (%s); scale %.4g\n"
       "  foot skating mean %.4g, max %.4g per s over %d contact samples; "
       "ground penetration max %.4g\n"
+      "  self-penetration %s\n"
       "  joint-limit violations %d (largest %.3g); jerk rms %.4g rad/s^3; "
       "%.3f ms per frame (median)\n"
       "Results: %s/frames.csv, %s/joints.csv, %s/metrics.json%s\n",
@@ -382,7 +459,7 @@ int Run(const RetargetCommandOptions& o) {
       map.origin.c_str(), label.c_str(), result.run.solver.c_str(), converged,
       m.tracking_mean, m.tracking_max, m.tracking_worst.c_str(), track.scale,
       m.skating.mean, m.skating.max, m.skating.samples, m.penetration_max,
-      m.limit_violations, m.limit_violation_max, m.jerk_rms,
+      self_text.c_str(), m.limit_violations, m.limit_violation_max, m.jerk_rms,
       m.ms_per_frame_median, o.out_dir.c_str(), o.out_dir.c_str(),
       o.out_dir.c_str(),
       target.robot   ? robot_files.c_str()

@@ -11,6 +11,8 @@
 ///                    [--map FILE] [--contacts off|penalty|hard]
 ///                    [--contact-height H] [--contact-speed V]
 ///                    [--posture-weight W] [--smoothness-weight W]
+///                    [--self-collision off|penalty|hard]
+///                    [--self-collision-weight W] [--branch-check E]
 ///                    [--effectors a,b,...] [--solver NAME] [--frames N]
 ///                    [--tolerance T] [--out DIR]
 ///
@@ -26,7 +28,10 @@
 /// frame), DIR/metrics.json and DIR/metrics.csv (lab/retarget_metrics.h),
 /// DIR/retargeted.bvh for a BVH target, DIR/robot_trajectory.csv for a robot
 /// (lab/robot_target.h: the floating base as position and quaternion) and
-/// DIR/mujoco_keyframes.xml for an MJCF robot, and prints a summary.
+/// DIR/mujoco_keyframes.xml for an MJCF robot, and prints a summary. A
+/// robot's self-collision matrix is computed once (its collision shapes
+/// give the self-penetration metric, "n/a" for skeletons without them);
+/// --self-collision adds its enabled pairs to every frame's solve.
 
 #include <string>
 #include <vector>
@@ -55,6 +60,12 @@ struct RetargetCommandOptions {
   /// MotionRetargetOptions::orientation_weight and smoothness_weight.
   double posture_weight = 0.05;
   double smoothness_weight = 0.001;
+  /// MotionRetargetOptions::self_collision ("off", "penalty", "hard"; a
+  /// robot target only) and self_collision_weight.
+  std::string self_collision = "off";
+  double self_collision_weight = 100.0;
+  /// MotionRetargetOptions::branch_check_error (leg lengths; 0: off).
+  double branch_check = 0.1;
   /// Effector sites (joint names or "<joint>_End") of effector-only
   /// retargeting. Empty: key-point retargeting.
   std::vector<std::string> effectors;

@@ -319,7 +319,8 @@ bool MotionRetargetOptions::IsValid(std::string* why) const {
       {"orientation_weight", orientation_weight},
       {"smoothness_weight", smoothness_weight},
       {"contact_weight", contact_weight},
-      {"contact_blend_seconds", contact_blend_seconds}};
+      {"contact_blend_seconds", contact_blend_seconds},
+      {"branch_check_error", branch_check_error}};
   for (const auto& [name, value] : weights) {
     if (!(value >= 0.0) || !std::isfinite(value)) {
       if (why != nullptr) {
@@ -329,7 +330,39 @@ bool MotionRetargetOptions::IsValid(std::string* why) const {
       return false;
     }
   }
-  return contact.IsValid(why);
+  if (!contact.IsValid(why) || !collision_matrix.IsValid(why)) return false;
+  if (!(self_collision_weight >= 0.0) || !std::isfinite(self_collision_weight)) {
+    if (why != nullptr) {
+      *why = "MotionRetargetOptions::self_collision_weight must be a finite "
+             "number >= 0; got " + std::to_string(self_collision_weight);
+    }
+    return false;
+  }
+  if (self_collision != ContactMode::kOff && collision_shapes.empty()) {
+    if (why != nullptr) {
+      *why = std::string("MotionRetargetOptions::self_collision is ") +
+             ContactModeName(self_collision) +
+             " but the target has no collision_shapes (a robot's URDF or "
+             "MJCF geometry)";
+    }
+    return false;
+  }
+  return true;
+}
+
+std::shared_ptr<const ShapeCollisionGoal> SelfPenetrationGoal(
+    const Model& model, const std::vector<LinkShape>& shapes,
+    const SelfCollisionMatrix& matrix) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const LinkPairEntry& e : matrix.pairs) {
+    if (e.reason == CollisionPairReason::kEnabled ||
+        e.reason == CollisionPairReason::kNever) {
+      pairs.emplace_back(e.first, e.second);
+    }
+  }
+  if (pairs.empty()) return nullptr;
+  return std::make_shared<const ShapeCollisionGoal>(
+      model, shapes, std::vector<WorldShape>{}, pairs, 0.0, 1.0);
 }
 
 std::vector<std::vector<char>> SourceContacts(const KeyPointTrack& track,
@@ -396,6 +429,21 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
   std::vector<int> since_release(track.feet.size(), -1);
   const int blend = static_cast<int>(
       std::lround(options.contact_blend_seconds / track.frame_time));
+  // The self-collision matrix, once per retarget; the goal over its enabled
+  // pairs, and the pairs self-penetration is measured on.
+  std::shared_ptr<const ShapeCollisionGoal> self_collision, measured_pairs;
+  if (!options.collision_shapes.empty()) {
+    result.self_collision_matrix = ComputeSelfCollisionMatrix(
+        model, options.collision_shapes, options.collision_matrix);
+    measured_pairs = SelfPenetrationGoal(model, options.collision_shapes,
+                                         result.self_collision_matrix);
+    const auto enabled = result.self_collision_matrix.EnabledPairs();
+    if (options.self_collision != ContactMode::kOff && !enabled.empty()) {
+      self_collision = std::make_shared<const ShapeCollisionGoal>(
+          model, options.collision_shapes, std::vector<WorldShape>{}, enabled,
+          0.0, options.self_collision_weight / L2);
+    }
+  }
 
   Data data(model);
   Eigen::VectorXd q = start;
@@ -426,6 +474,13 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
     if (t > 0 && options.smoothness_weight > 0.0) {
       smoothness->set_centers(q);
       problem.AddRegularizer(smoothness);
+    }
+    if (self_collision != nullptr) {
+      if (options.self_collision == ContactMode::kHard) {
+        problem.AddInequalityConstraint(self_collision);
+      } else {
+        problem.AddGoal(self_collision);
+      }
     }
     if (options.contacts == ContactMode::kOff) return problem;
     for (std::size_t j = 0; j < track.feet.size(); ++j) {
@@ -463,6 +518,35 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
       }
     }
     return problem;
+  };
+  // The branch check's seed: the coordinates that do not move the root key
+  // point go back to the start's (PlaceRoot's split).
+  int root_key = 0;
+  while (root_key < n && track.parent[root_key] >= 0) ++root_key;
+  std::vector<char> moves_root(model.nq(), 0);
+  if (root_key < n) {
+    for (int step = model.site_step(keypoints[root_key]->site()); step > 0;
+         step = model.parent(step)) {
+      if (model.dof(step) >= 0) moves_root[model.dof(step)] = 1;
+    }
+  }
+  // Σ_k w_k ‖P(k, t) − p_k(q)‖² and the largest ‖P(k, t) − p_k(q)‖.
+  const auto keypoint_misses = [&](int t, const Eigen::VectorXd& x,
+                                   double* cost) {
+    ForwardKinematics(model, x, &data);
+    double largest = 0.0;
+    *cost = 0.0;
+    for (int k = 0; k < n; ++k) {
+      const double e =
+          (SitePosition(model, data, keypoints[k]->site()) - track.p[t][k])
+              .norm();
+      largest = std::max(largest, e);
+      *cost += track.position_weights[k] * e * e;
+    }
+    return largest;
+  };
+  const auto usable = [&](const Result& r) {
+    return r.q.size() == model.nq() && r.q.allFinite();
   };
   std::vector<Eigen::Vector3d> source_points(track.feet.size());
   std::vector<Eigen::Vector3d> own_points(track.feet.size());
@@ -516,7 +600,22 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
         since_release[j] = -1;
       }
     }
-    const Result solved = solver.Solve(problem, from);
+    Result solved = solver.Solve(problem, from);
+    double first_cost = 0.0;
+    if (options.branch_check_error > 0.0 && usable(solved) &&
+        keypoint_misses(t, solved.q, &first_cost) >
+            options.branch_check_error * L) {
+      Eigen::VectorXd seed = solved.q;
+      for (int i = 0; i < model.nq(); ++i) {
+        if (!moves_root[i]) seed[i] = start[i];
+      }
+      Result again = solver.Solve(problem, seed);
+      double second_cost = 0.0;
+      if (usable(again) && again.status != SolveStatus::kInvalidInput) {
+        keypoint_misses(t, again.q, &second_cost);
+        if (second_cost < 0.5 * first_cost) solved = std::move(again);
+      }
+    }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
             .count();
@@ -545,13 +644,19 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
     result.run.frames.push_back(r);
     result.run.q.push_back(q);
   }
-  result.metrics = MeasureAgainstTrack(model, track, result.run, result.contact);
+  result.metrics = MeasureAgainstTrack(model, track, result.run, result.contact,
+                                       measured_pairs.get());
+  // Geometry without a pair that may overlap: measured, nothing overlaps.
+  if (!options.collision_shapes.empty()) {
+    result.metrics.self_penetration.measured = true;
+  }
   return result;
 }
 
 RetargetMetrics MeasureAgainstTrack(
     const Model& model, const KeyPointTrack& track, const RetargetRun& run,
-    const std::vector<std::vector<char>>& contact) {
+    const std::vector<std::vector<char>>& contact,
+    const ShapeCollisionGoal* self_penetration) {
   if (run.q.size() != track.p.size()) {
     throw std::invalid_argument(
         "MeasureAgainstTrack: the run has " + std::to_string(run.q.size()) +
@@ -563,9 +668,13 @@ RetargetMetrics MeasureAgainstTrack(
     microseconds.push_back(r.microseconds);
     converged.push_back(r.converged);
   }
-  return MeasureRetargeting(model, run.q, track.target_sites, track.p,
-                            track.feet, contact, track.target_up,
-                            track.frame_time, microseconds, converged);
+  RetargetMetrics m = MeasureRetargeting(
+      model, run.q, track.target_sites, track.p, track.feet, contact,
+      track.target_up, track.frame_time, microseconds, converged);
+  if (self_penetration != nullptr) {
+    m.self_penetration = MeasureSelfPenetration(model, run.q, *self_penetration);
+  }
+  return m;
 }
 
 std::optional<HumanFigureOptions> HumanRetargetOptions(const std::string& onto) {

@@ -85,6 +85,29 @@
 /// given a foot's first point, its others can only turn about it, so they
 /// stay planted as penalty goals — and a hard-planted point has no ground
 /// constraint (its anchor is on or above the ground).
+///
+/// Branch check. A limb with position goals only (the H1's arms: their rest
+/// pose is not a human's, so the map gives them no posture) has more than
+/// one joint-space answer near some poses (an arm raised sideways turns its
+/// shoulder pitch almost about the upper arm's axis, as the shoulder yaw
+/// does), and the warm start can drift along them into a corner of the
+/// joint limits from which a local solver does not come back when the key
+/// points move on. So a frame whose largest key-point error exceeds
+/// branch_check_error × L is solved a second time from the previous answer
+/// with every coordinate that does not move the root key point set back to
+/// the start's (the rest pose), and the second answer replaces the first
+/// when its key-point cost Σ_k w_k ‖P(k, t) − p_k(q)‖² is below half the
+/// first's.
+///
+/// Self-collision. Where the target has collision geometry
+/// (MotionRetargetOptions::collision_shapes, e.g. a robot's URDF/MJCF
+/// shapes), its self-collision matrix (constraints/self_collision_matrix.h)
+/// is computed once per retarget, and with self_collision on every frame
+/// adds the minimum-distance inequalities c_k = −d_k(q) ≤ 0 of the matrix's
+/// enabled link pairs (constraints/shape_collision.h): kPenalty as the
+/// exterior penalty ½ (w_self / L²) Σ_k max(0, c_k)², kHard as hard
+/// inequality constraints (slsqp, ipopt). Self-penetration is measured over
+/// the enabled and the "never" pairs (SelfPenetrationGoal).
 
 #include <memory>
 #include <optional>
@@ -93,7 +116,10 @@
 
 #include <Eigen/Core>
 
+#include "constraints/self_collision_matrix.h"
+#include "constraints/shape_collision.h"
 #include "framework/builders.h"
+#include "framework/collision_geometry.h"
 #include "framework/model.h"
 #include "lab/retarget_map.h"
 #include "lab/retarget_metrics.h"
@@ -183,8 +209,28 @@ struct MotionRetargetOptions {
   double contact_blend_seconds = 0.1;
   /// Contact detection thresholds.
   ContactOptions contact;
+  /// Branch check (see the file comment), in leg lengths; 0: off. 0.1
+  /// (about 10 cm on the H1 and on an adult): twice the largest error a
+  /// well-tracked frame shows on the shipped walk onto the H1, so the
+  /// second solve runs only on frames that fail.
+  double branch_check_error = 0.1;
+  /// The target's collision geometry (RobotTarget::collision_shapes); empty:
+  /// none, self_collision must be kOff and self-penetration is n/a.
+  std::vector<LinkShape> collision_shapes;
+  /// Self-collision of the target (see the file comment): kOff, kPenalty
+  /// (a goal of weight self_collision_weight / L²) or kHard (inequality
+  /// constraints; slsqp, ipopt).
+  ContactMode self_collision = ContactMode::kOff;
+  /// w_self: as contact_weight, so a 1% of the leg overlap costs what a
+  /// planted foot's 1% slide does.
+  double self_collision_weight = 100.0;
+  /// How the self-collision matrix is computed (MoveIt's 10,000 samples by
+  /// default).
+  SelfCollisionMatrixOptions collision_matrix;
 
-  /// True if every weight is finite and >= 0 and `contact` is valid.
+  /// True if every weight is finite and >= 0, `contact` and
+  /// `collision_matrix` are valid, and self_collision is kOff without
+  /// collision_shapes.
   bool IsValid(std::string* why) const;
 };
 
@@ -194,7 +240,20 @@ struct MotionRetargetResult {
   RetargetRun run;
   std::vector<std::vector<char>> contact;
   RetargetMetrics metrics;
+  /// The target's self-collision matrix (empty pairs without
+  /// collision_shapes).
+  SelfCollisionMatrix self_collision_matrix;
 };
+
+/// The shape pairs self-penetration is measured on: every pair of the
+/// matrix's kEnabled and kNever link pairs (those that may overlap in
+/// motion; adjacent links touch at their joint by construction, and
+/// "default" and "always" pairs overlap at rest), margin 0; nullptr when
+/// there are none.
+/// @throws std::invalid_argument as ShapeCollisionGoal.
+std::shared_ptr<const ShapeCollisionGoal> SelfPenetrationGoal(
+    const Model& model, const std::vector<LinkShape>& shapes,
+    const SelfCollisionMatrix& matrix);
 
 /// The contact phases of the track's feet in the source motion.
 /// @throws std::invalid_argument as DetectContacts.
@@ -204,8 +263,9 @@ std::vector<std::vector<char>> SourceContacts(const KeyPointTrack& track,
 /// Solves every frame of `track` on `target` (see the file comment), each
 /// from the previous answer (`start` for the first).
 /// @throws std::invalid_argument for invalid options, a track of another
-///   figure (unknown site), start of the wrong size, or kHard with a solver
-///   that refuses hard constraints (its message).
+///   figure (unknown site), start of the wrong size, collision shapes on
+///   unknown links, or kHard (contacts or self-collision) with a solver that
+///   refuses hard constraints (its message).
 MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
                                     const KeyPointTrack& track,
                                     const Solver& solver,
@@ -213,11 +273,13 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
                                     const Eigen::VectorXd& start);
 
 /// The metrics of any solved motion of `track` on `model` (e.g. an
-/// effector-only RetargetRun), with `contact` from SourceContacts.
+/// effector-only RetargetRun), with `contact` from SourceContacts;
+/// self-penetration over `self_penetration`'s pairs (nullptr: n/a).
 /// @throws std::invalid_argument if the run's size differs from the track's.
 RetargetMetrics MeasureAgainstTrack(
     const Model& model, const KeyPointTrack& track, const RetargetRun& run,
-    const std::vector<std::vector<char>>& contact);
+    const std::vector<std::vector<char>>& contact,
+    const ShapeCollisionGoal* self_penetration = nullptr);
 
 /// The human figure's options that a retarget target name asks for:
 /// "human" (the default proportions) or "human:H" (height H metres, e.g.

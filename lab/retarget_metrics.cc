@@ -139,6 +139,30 @@ std::vector<double> PointJerk(
   return jerk;
 }
 
+SelfPenetration MeasureSelfPenetration(const Model& model,
+                                       const std::vector<Eigen::VectorXd>& q,
+                                       const ShapeCollisionGoal& shapes) {
+  SelfPenetration s;
+  s.measured = true;
+  s.pairs = static_cast<int>(shapes.pairs().size());
+  if (s.pairs == 0) return s;
+  Data data(model);
+  for (const Eigen::VectorXd& q_t : q) {
+    model.CheckConfiguration(q_t, "MeasureSelfPenetration: q");
+    ForwardKinematics(model, q_t, &data);
+    const Eigen::VectorXd d = shapes.Distances(model, data);
+    Eigen::Index k = 0;
+    const double deepest = -d.minCoeff(&k);
+    if (deepest <= 0.0) continue;
+    ++s.frames;
+    if (deepest > s.max) {
+      s.max = deepest;
+      s.worst_pair = shapes.PairName(static_cast<int>(k));
+    }
+  }
+  return s;
+}
+
 bool ContactOptions::IsValid(std::string* why) const {
   const auto bad = [&](const char* field, double value) {
     if (why != nullptr) {

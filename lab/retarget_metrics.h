@@ -27,6 +27,7 @@
 
 #include <Eigen/Core>
 
+#include "constraints/shape_collision.h"
 #include "framework/model.h"
 
 namespace iklab {
@@ -72,6 +73,30 @@ Skating FootSkating(const std::vector<std::vector<Eigen::Vector3d>>& positions,
                     const std::vector<std::vector<char>>& contact,
                     const Eigen::Vector3d& up, double frame_time);
 
+/// How deep the target's own collision shapes overlap over a motion: for
+/// every frame t and checked shape pair k the signed distance d_k(q_t)
+/// (constraints/shape_distance.h; negative: overlapping by −d_k).
+struct SelfPenetration {
+  /// False where the target has no collision geometry (a BVH skeleton, the
+  /// human figure): the other fields are then meaningless, not 0 ("n/a").
+  bool measured = false;
+  /// Deepest overlap max(0, −min d_k) over frames and pairs (target units).
+  double max = 0.0;
+  /// Frames with any overlap (some d_k < 0).
+  int frames = 0;
+  /// PairName of the deepest pair ("" when none overlaps).
+  std::string worst_pair;
+  /// Shape pairs checked per frame.
+  int pairs = 0;
+};
+
+/// The self-penetration of `q` over the shape pairs of `shapes` (its
+/// self pairs and any obstacles; usually SelfPenetrationGoal's).
+/// @throws std::invalid_argument if a q does not fit the model.
+SelfPenetration MeasureSelfPenetration(const Model& model,
+                                       const std::vector<Eigen::VectorXd>& q,
+                                       const ShapeCollisionGoal& shapes);
+
 /// The measures of one retargeted motion (units of the target).
 struct RetargetMetrics {
   int frames = 0;
@@ -88,6 +113,8 @@ struct RetargetMetrics {
   Skating skating;
   /// Deepest foot point below the ground (height 0 along `up`), >= 0.
   double penetration_max = 0.0;
+  /// Overlap of the target's own collision shapes (n/a without them).
+  SelfPenetration self_penetration;
   /// Angular jerk (rad/s³), RotationJerk's RMS over frames and links: the
   /// jerk of each link's rotation relative to its parent link, measured on
   /// rotations, not on joint coordinates, so that an Euler angle's wrap at

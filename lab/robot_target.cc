@@ -140,6 +140,9 @@ RobotTarget LoadRobotTarget(const std::string& path) {
                                 ": the robot has no joint coordinates "
                                 "besides its floating base");
   }
+  target.collision_shapes = target.from_mjcf
+                                ? MjcfCollisionShapes(target.mjcf, model)
+                                : LoadUrdfCollision(path, model);
   return target;
 }
 

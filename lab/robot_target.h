@@ -32,6 +32,7 @@
 
 #include <Eigen/Core>
 
+#include "framework/collision_geometry.h"
 #include "framework/figure.h"
 #include "framework/mjcf_loader.h"
 #include "framework/model.h"
@@ -52,6 +53,10 @@ struct RobotTarget {
   /// order and qpos addresses for WriteMujocoKeyframes).
   bool from_mjcf = false;
   MjcfFigure mjcf;
+  /// The robot's collision geometry (LoadUrdfCollision, or
+  /// MjcfCollisionShapes of its colliding geoms) on the links of `model`;
+  /// empty when the file has none.
+  std::vector<LinkShape> collision_shapes;
 };
 
 /// True if `path` names a robot file: it ends in ".urdf" or ".xml" (MJCF).
@@ -68,7 +73,8 @@ Figure WithFloatingBase(const Figure& figure,
                         const std::string& joint_name = "floating_base");
 
 /// Loads a URDF (LoadUrdf, a site on every link) or MJCF (LoadMjcf) file as
-/// a retarget target with a floating root (WithFloatingBase).
+/// a retarget target with a floating root (WithFloatingBase), and its
+/// collision shapes.
 /// @throws std::invalid_argument "path: ..." if the name does not end in
 ///   .urdf or .xml, the loader refuses the file (its message), or the model
 ///   has no coordinates besides the floating base.

@@ -16,10 +16,12 @@
 #include "framework/bvh_loader.h"
 #include "framework/bvh_writer.h"
 #include "framework/kinematics.h"
+#include "lab/data.h"
 #include "lab/motion_retargeting.h"
 #include "lab/procedural_motions.h"
 #include "lab/retarget_map.h"
 #include "lab/retarget_metrics.h"
+#include "lab/robot_target.h"
 
 namespace iklab::python {
 
@@ -31,6 +33,8 @@ struct MotionRetargeting {
   std::shared_ptr<Model> model;
   bool bvh_target = false;
   BvhFigure skeleton;  // the target skeleton, when bvh_target
+  bool robot_target = false;
+  RobotTarget robot;  // when robot_target
   KeyPointTrack track;
   MotionRetargetResult result;
 };
@@ -40,7 +44,8 @@ MotionRetargeting Retarget(const BvhFigure& clip, py::object onto,
                            const std::string& contacts, py::object frames,
                            double posture_weight, double smoothness_weight,
                            double contact_height, double contact_speed,
-                           double tolerance) {
+                           double tolerance, const std::string& self_collision,
+                           double self_collision_weight, double branch_check) {
   MotionRetargeting out;
   if (py::isinstance<BvhFigure>(onto)) {
     out.skeleton = onto.cast<BvhFigure>();
@@ -50,6 +55,10 @@ MotionRetargeting Retarget(const BvhFigure& clip, py::object onto,
     if (const std::optional<HumanFigureOptions> human =
             HumanRetargetOptions(name)) {
       out.model = std::make_shared<Model>(HumanFigure(*human).Compile());
+    } else if (IsRobotFile(name)) {
+      out.robot = LoadRobotTarget(name);
+      out.robot_target = true;
+      out.model = std::make_shared<Model>(*out.robot.model);
     } else {
       out.skeleton = LoadBvh(name);
       out.bvh_target = true;
@@ -74,7 +83,15 @@ MotionRetargeting Retarget(const BvhFigure& clip, py::object onto,
                                 "to retarget");
   }
   RetargetMap retarget_map;
-  if (map.is_none()) {
+  if (map.is_none() && out.robot_target) {
+    if (out.robot.robot_name != "unitree_h1") {
+      throw std::invalid_argument(
+          "map: no built-in map onto the robot '" + out.robot.robot_name +
+          "'; give a map file or RetargetMap");
+    }
+    retarget_map =
+        LoadRetargetMap(DataFile("retarget/bvh_onto_h1.map").string());
+  } else if (map.is_none()) {
     retarget_map = out.bvh_target ? MapByName(source, *out.model) : HumanoidMap();
   } else if (py::isinstance<RetargetMap>(map)) {
     retarget_map = map.cast<RetargetMap>();
@@ -101,6 +118,10 @@ MotionRetargeting Retarget(const BvhFigure& clip, py::object onto,
   options.smoothness_weight = smoothness_weight;
   options.contact.height_threshold = contact_height;
   options.contact.speed_threshold = contact_speed;
+  options.self_collision = ParseContactMode(self_collision);
+  options.self_collision_weight = self_collision_weight;
+  options.branch_check_error = branch_check;
+  if (out.robot_target) options.collision_shapes = out.robot.collision_shapes;
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument(why);
   const std::unique_ptr<Solver> solver =
@@ -189,6 +210,29 @@ void BindMetrics(py::module_& m) {
                     "Foot skating during the source's contacts (a Skating).")
       .def_readonly("penetration_max", &RetargetMetrics::penetration_max,
                     "Deepest foot point below the ground, >= 0.")
+      .def_property_readonly(
+          "self_penetration_max",
+          [](const RetargetMetrics& m) -> py::object {
+            if (!m.self_penetration.measured) return py::none();
+            return py::float_(m.self_penetration.max);
+          },
+          "Deepest overlap of the target's own collision shapes (target "
+          "units); None where the target has no collision geometry.")
+      .def_property_readonly(
+          "self_penetration_frames",
+          [](const RetargetMetrics& m) -> py::object {
+            if (!m.self_penetration.measured) return py::none();
+            return py::int_(m.self_penetration.frames);
+          },
+          "Frames with any self-overlap; None without collision geometry.")
+      .def_property_readonly(
+          "self_penetration_worst_pair",
+          [](const RetargetMetrics& m) -> py::object {
+            if (!m.self_penetration.measured) return py::none();
+            return py::str(m.self_penetration.worst_pair);
+          },
+          "The deepest overlapping shape pair ('' when none overlaps); None "
+          "without collision geometry.")
       .def_readonly("jerk_rms", &RetargetMetrics::jerk_rms,
                     "Angular jerk (rad/s^3): RMS over frames and links of "
                     "the jerk of each link's rotation relative to its parent, "
@@ -328,8 +372,8 @@ void BindResult(py::module_& m) {
           [](const MotionRetargeting& r) {
             if (!r.bvh_target) {
               throw std::invalid_argument(
-                  "bvh_text: the target is the human figure, not a BVH "
-                  "skeleton; use q and model");
+                  "bvh_text: the target is the human figure or a robot, not "
+                  "a BVH skeleton; use q and model");
             }
             BvhFigure solved = r.skeleton;
             solved.frame_time = r.track.frame_time;
@@ -375,13 +419,20 @@ void BindRetargeting(py::module_& m) {
         py::arg("frames") = py::none(), py::arg("posture_weight") = 0.05,
         py::arg("smoothness_weight") = 0.001, py::arg("contact_height") = 0.05,
         py::arg("contact_speed") = 0.3, py::arg("tolerance") = 1e-4,
+        py::arg("self_collision") = "off",
+        py::arg("self_collision_weight") = 100.0,
+        py::arg("branch_check") = 0.1,
         "Retargets the motion `bvh` (a BvhFigure) onto `onto`: 'human' or "
-        "'human:H' (the human figure, H metres), a BVH file path or a "
-        "BvhFigure, frame by frame, by the key points of `map` (None: the "
+        "'human:H' (the human figure, H metres), a BVH file path, a "
+        "BvhFigure, or a robot file (.urdf or MJCF .xml; the built-in map "
+        "for the Unitree H1), frame by frame, by the key points of `map` (None: the "
         "built-in human map, or the shared joint names for a BVH target; a "
         "map file path or a RetargetMap), the source's posture, foot "
         "contacts ('off', 'penalty', 'hard': slsqp or ipopt) and the target's "
-        "limits, as `iklab retarget` does. `frames`: the first N (None: all). "
+        "limits, and with `self_collision` ('off', 'penalty', 'hard') a "
+        "robot's self-collision with its own collision shapes, and the "
+        "branch check (`branch_check` leg lengths; 0: off), as `iklab "
+        "retarget` does. `frames`: the first N (None: all). "
         "Returns a MotionRetargeting. Raises ValueError for a bad option, an "
         "unknown site of the map or solver, or 'hard' with a solver that "
         "takes no constraints.");

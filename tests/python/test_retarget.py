@@ -99,3 +99,21 @@ def test_retarget_options_are_checked():
         iklab.retarget_motion(clip, contacts="hard", solver="bounded-lm")
     with pytest.raises(TypeError, match="onto: expected"):
         iklab.retarget_motion(clip, onto=3)
+
+
+def test_self_penetration_is_measured_on_a_robot_and_none_without_geometry():
+    walk = iklab.procedural_motion("walk", 8)
+    human = iklab.retarget_motion(walk, onto="human", frames=6)
+    assert human.metrics.self_penetration_max is None
+    assert human.metrics.self_penetration_frames is None
+    h1 = iklab.data_file("robots/h1.urdf")
+    r = iklab.retarget_motion(walk, onto=h1, frames=6,
+                              self_collision="penalty")
+    assert r.q.shape == (6, r.model.nq)
+    assert r.metrics.self_penetration_max >= 0.0
+    assert 0 <= r.metrics.self_penetration_frames <= 6
+    with pytest.raises(ValueError, match="no collision_shapes"):
+        iklab.retarget_motion(walk, onto="human", frames=6,
+                              self_collision="penalty")
+    with pytest.raises(ValueError, match="unknown|off|penalty"):
+        iklab.retarget_motion(walk, onto=h1, frames=6, self_collision="sometimes")
