@@ -448,10 +448,12 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
           options.contact_weight / L2));
       if (hard && held[j] != nullptr) problem.AddEqualityConstraint(held[j]);
     }
+    bool holding = false;
+    for (const auto& h : held) holding = holding || h != nullptr;
     for (std::size_t j = 0; j < grounds.size(); ++j) {
       if (!hard) {
         problem.AddGoal(grounds[j]);
-      } else if (!result.contact[t][j]) {
+      } else if (!(result.contact[t][j] && holding)) {
         // (A planted point's anchor is on or above the ground and the
         // equalities hold it there: its ground constraint would only repeat
         // them, dependently.)
@@ -476,12 +478,17 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
     const bool hard = options.contacts == ContactMode::kHard;
     if (hard && begins) {
       // A phase begins: its points are anchored where the target's own
-      // foot puts them (the frame solved with contacts as penalties
+      // foot puts them (the frame solved with the contacts as penalties
       // first), not at the source's points — the source's foot has other
       // proportions, so its points need not fit the target's foot, and
       // inconsistent equality constraints leave SLSQP at its start.
+      // The ground stays a hard constraint there (no equalities yet), so
+      // the anchors are on or above it as one rigid foot: lifting a point
+      // that a penalty left below would move it off its foot, where the
+      // equalities, which fix each foot's pose, cannot follow.
+      std::fill(held.begin(), held.end(), nullptr);
       const Result placed =
-          solver.Solve(frame_problem(t, false, source_points), q);
+          solver.Solve(frame_problem(t, true, source_points), q);
       if (placed.q.size() == model.nq() && placed.q.allFinite()) {
         from = placed.q;
       }

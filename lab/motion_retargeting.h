@@ -77,9 +77,9 @@
 /// (slsqp, ipopt) accept. Hard constraints must be consistent and
 /// independent (SLSQP's subproblem needs linearly independent active
 /// constraints), so in kHard a frame where a phase begins is first solved
-/// with the contacts as penalties; the new phase's points are anchored where
-/// that answer puts the target's own foot (lifted onto the ground if below
-/// it), not at the source's points (the source's foot has other
+/// with the planted points as penalties (the ground a constraint); the new
+/// phase's points are anchored where that answer puts the target's own foot
+/// (lifted onto the ground if below it), not at the source's points (the source's foot has other
 /// proportions); and each planted point is an equality constraint only in
 /// the directions its position Jacobian adds to the points before it
 /// (lab/planted_point_goal.h; chosen again whenever a phase begins or

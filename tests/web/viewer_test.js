@@ -130,6 +130,61 @@ async function parseGlb(page, relative) {
   }), glb);
 }
 
+// The retargeting study's scenes (`iklab run retargeting-solvers`): each
+// shows the source skeleton and the retargeted figure side by side, both
+// drawn (turning either layer off changes the picture), and its frames
+// advance when played.
+async function checkRetargetingScenes(page, name) {
+  const scenes = await page.$$eval('script.iklab-scene', (ss) => ss.map((s) => JSON.parse(s.textContent)));
+  const targets = new Set();
+  for (let n = 0; n < scenes.length; ++n) {
+    const scene = scenes[n], view = scene.views[0];
+    const what = name + ': scene ' + (n + 1) + ' (' + view.name + ')';
+    const figures = view.layers.filter((l) => l.type === 'figure');
+    const names = figures.map((l) => scene.figures[l.figure].name);
+    const target = names.find((f) => f !== 'source skeleton');
+    if (target) targets.add(target);
+    check(names.includes('source skeleton') && target !== undefined,
+          what + ': the source skeleton and the retargeted ' + target + ' (' + names.join(', ') + ')');
+    check(view.frames > 1 && figures.every((l) => l.poses.length === view.frames),
+          what + ': every figure has a pose for each of the ' + view.frames + ' frames');
+    const labels = await page.evaluate((n) => [...document.querySelectorAll('.iklab-viewer')[n]
+        .querySelectorAll('.iklab-legend-label')].map((l) => l.textContent), n);
+    const toggle = (row, on) => page.evaluate((n, row, on) => {
+      const e = document.querySelectorAll('.iklab-viewer')[n].querySelectorAll('.iklab-legend-row input')[row];
+      e.checked = on;
+      e.dispatchEvent(new Event('change'));
+    }, n, row, on);
+    const shown = await picture(page, n);
+    for (const [label, test] of [['source', (l) => l.startsWith('source')],
+                                 ['result', (l) => l.startsWith('bounded-lm')]]) {
+      const row = labels.findIndex(test);
+      if (row < 0) {
+        check(false, what + ': the legend has a ' + label + ' layer (' + labels.join(', ') + ')');
+        continue;
+      }
+      await toggle(row, false);
+      check((await picture(page, n)).hash !== shown.hash,
+            what + ': the ' + label + ' figure is drawn (turning "' + labels[row] + '" off changes the picture)');
+      await toggle(row, true);
+    }
+    const frame = () => page.evaluate((n) =>
+        Number(document.querySelectorAll('.iklab-viewer')[n].querySelector('.iklab-frame').value), n);
+    const play = () => page.evaluate((n) =>
+        document.querySelectorAll('.iklab-viewer')[n].querySelector('.iklab-play').click(), n);
+    const before = await frame();
+    await play();
+    await new Promise((r) => setTimeout(r, 600));
+    await play();
+    const after = await frame();
+    check(after !== before && (await picture(page, n)).hash !== shown.hash,
+          what + ': playing advances the frames (frame ' + before + ' -> ' + after + ') and moves the figures');
+  }
+  check(targets.has('the human figure') && targets.has('the H1 humanoid'),
+        name + ': scenes onto the human figure and the H1 humanoid (' + [...targets].join(', ') + ')');
+  checkClean(page, name + ' after playing');
+}
+
 // A real report: each experiment's page from index.html's links.
 async function checkReport(browser) {
   const index = await open(browser, 'index.html');
@@ -176,6 +231,9 @@ async function checkReport(browser) {
       check((await picture(page)).hash !== before.hash,
             name + ': moving the frame slider to frame ' + Math.floor(frames / 2) +
             ' of ' + frames + ' changes the picture');
+    }
+    if (name === 'retargeting-solvers') {
+      await checkRetargetingScenes(page, name);
     }
     if (all.length > 0) await shot(page, '.iklab-viewer', name);
     await page.close();
