@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include <Eigen/Geometry>
-#include <Eigen/QR>
 
 #include "constraints/orientation_goal.h"
 #include "constraints/position_goal.h"
@@ -15,6 +14,7 @@
 #include "constraints/regularizers.h"
 #include "constraints/tolerance_goals.h"
 #include "framework/kinematics.h"
+#include "lab/planted_point_goal.h"
 #include "solvers/optimization/bounded_lm_solver.h"
 #include "solvers/registry.h"
 
@@ -450,15 +450,14 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
   const int frames = static_cast<int>(track.p.size());
   if (frames > 0) q = PlaceRoot(target, track, keypoints, postures, posture_of,
                                 solver, start);
-  // Which planted points are hard constraints (hard mode): a point whose
-  // position Jacobian adds full rank 3 to those chosen before it. Points on
-  // one rigid foot (ankle, toe, toe end) are not independent — given the
-  // ankle, the toe can only turn about it — and dependent equality
-  // constraints break SLSQP's subproblem (LICQ fails); they stay planted
-  // as penalty goals.
-  std::vector<char> hard_point(track.feet.size(), 0);
+  // Hard mode: each planted point held exactly in the directions its
+  // position Jacobian adds to the points before it (PlantedPointDirections;
+  // none where the points before it already fix its body's pose). Every
+  // planted point also keeps its penalty goal, which the equalities leave
+  // at zero.
+  std::vector<std::shared_ptr<PlantedPointGoal>> held(track.feet.size());
   // The problem of frame t: contacts as goals (penalty), or as constraints
-  // where hard_point says so. A phase that begins at t takes its anchor from
+  // where `held` says so. A phase that begins at t takes its anchor from
   // `from` (the source's point, or in hard mode the target's own).
   const auto frame_problem = [&](int t, bool hard,
                                  const std::vector<Eigen::Vector3d>& from) {
@@ -499,21 +498,20 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
         const double below = -track.target_up.dot(anchor[j]);
         if (below > 0.0) anchor[j] += below * track.target_up;
       }
-      auto planted = std::make_shared<PositionGoal>(
+      problem.AddGoal(std::make_shared<PositionGoal>(
           model, track.target_sites[k], anchor[j],
-          options.contact_weight / L2);
-      if (hard && hard_point[j]) {
-        problem.AddEqualityConstraint(planted);
-      } else {
-        problem.AddGoal(planted);
-      }
+          options.contact_weight / L2));
+      if (hard && held[j] != nullptr) problem.AddEqualityConstraint(held[j]);
     }
+    bool holding = false;
+    for (const auto& h : held) holding = holding || h != nullptr;
     for (std::size_t j = 0; j < grounds.size(); ++j) {
       if (!hard) {
         problem.AddGoal(grounds[j]);
-      } else if (!(result.contact[t][j] && hard_point[j])) {
-        // (A hard-planted point's anchor is on or above the ground: its
-        // ground constraint would only repeat its equality's, dependently.)
+      } else if (!(result.contact[t][j] && holding)) {
+        // (A planted point's anchor is on or above the ground and the
+        // equalities hold it there: its ground constraint would only repeat
+        // them, dependently.)
         problem.AddInequalityConstraint(grounds[j]);
       }
     }
@@ -550,13 +548,13 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
   };
   std::vector<Eigen::Vector3d> source_points(track.feet.size());
   std::vector<Eigen::Vector3d> own_points(track.feet.size());
-  Eigen::Matrix3Xd Jp(3, model.nq());
   for (int t = 0; t < frames; ++t) {
-    bool begins = false;
+    bool begins = false, ends = false;
     for (std::size_t j = 0; j < track.feet.size(); ++j) {
       source_points[j] = track.p[t][track.feet[j]];
-      begins = begins || (result.contact[t][j] &&
-                          (t == 0 || !result.contact[t - 1][j]));
+      const bool before = t > 0 && result.contact[t - 1][j];
+      begins = begins || (result.contact[t][j] && !before);
+      ends = ends || (!result.contact[t][j] && before);
     }
     const auto begin = std::chrono::steady_clock::now();
     Eigen::VectorXd from = q;
@@ -564,33 +562,52 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
     const bool hard = options.contacts == ContactMode::kHard;
     if (hard && begins) {
       // A phase begins: its points are anchored where the target's own
-      // foot puts them (the frame solved with contacts as penalties
+      // foot puts them (the frame solved with the contacts as penalties
       // first), not at the source's points — the source's foot has other
       // proportions, so its points need not fit the target's foot, and
       // inconsistent equality constraints leave SLSQP at its start.
+      // The ground stays a hard constraint there (no equalities yet), so
+      // the anchors are on or above it as one rigid foot: lifting a point
+      // that a penalty left below would move it off its foot, where the
+      // equalities, which fix each foot's pose, cannot follow.
+      std::fill(held.begin(), held.end(), nullptr);
       const Result placed =
-          solver.Solve(frame_problem(t, false, source_points), q);
+          solver.Solve(frame_problem(t, true, source_points), q);
       if (placed.q.size() == model.nq() && placed.q.allFinite()) {
         from = placed.q;
       }
+      anchors = &own_points;
+    }
+    if (hard && (begins || ends)) {
+      // The planted set changed: choose again which directions of which
+      // points are equalities (a point that got none from the points
+      // before it may need some once they are released, e.g. the toe of a
+      // foot whose heel lifts).
       ForwardKinematics(model, from, &data);
-      Eigen::MatrixXd chosen(0, model.nq());
+      std::vector<int> planted_sites;
       for (std::size_t j = 0; j < track.feet.size(); ++j) {
         const int site = keypoints[track.feet[j]]->site();
         own_points[j] = SitePosition(model, data, site);
-        hard_point[j] = 0;
-        if (!result.contact[t][j]) continue;
-        SitePositionJacobian(model, data, site, Jp);
-        Eigen::MatrixXd stacked(chosen.rows() + 3, model.nq());
-        stacked << chosen, Jp;
-        Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(stacked);
-        qr.setThreshold(1e-6);
-        if (qr.rank() == stacked.rows()) {
-          hard_point[j] = 1;
-          chosen = std::move(stacked);
-        }
+        if (result.contact[t][j]) planted_sites.push_back(site);
       }
-      anchors = &own_points;
+      const std::vector<Eigen::Matrix3Xd> directions =
+          PlantedPointDirections(model, data, planted_sites);
+      for (std::size_t j = 0, i = 0; j < track.feet.size(); ++j) {
+        held[j] = nullptr;
+        if (!result.contact[t][j]) continue;
+        const Eigen::Matrix3Xd& U = directions[i++];
+        if (U.cols() == 0) continue;
+        // A continuing phase keeps its anchor; a new one takes its own
+        // point, lifted onto the ground as frame_problem does.
+        Eigen::Vector3d at = own_points[j];
+        if (t > 0 && result.contact[t - 1][j]) {
+          at = anchor[j];
+        } else if (const double below = -track.target_up.dot(at); below > 0.0) {
+          at += below * track.target_up;
+        }
+        held[j] = std::make_shared<PlantedPointGoal>(
+            model, track.target_sites[track.feet[j]], at, U);
+      }
     }
     const Problem problem = frame_problem(t, hard, *anchors);
     for (std::size_t j = 0; j < track.feet.size(); ++j) {

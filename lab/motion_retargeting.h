@@ -77,14 +77,17 @@
 /// (slsqp, ipopt) accept. Hard constraints must be consistent and
 /// independent (SLSQP's subproblem needs linearly independent active
 /// constraints), so in kHard a frame where a phase begins is first solved
-/// with the contacts as penalties; the new phase's points are anchored where
-/// that answer puts the target's own foot (lifted onto the ground if below
-/// it), not at the source's points (the source's foot has other
-/// proportions); and of the planted points only those whose position
-/// Jacobian adds rank 3 to the ones before them are equality constraints —
-/// given a foot's first point, its others can only turn about it, so they
-/// stay planted as penalty goals — and a hard-planted point has no ground
-/// constraint (its anchor is on or above the ground).
+/// with the planted points as penalties (the ground a constraint); the new
+/// phase's points are anchored where that answer puts the target's own foot
+/// (lifted onto the ground if below it), not at the source's points (the
+/// source's foot has other proportions); and each planted point is an
+/// equality constraint only in the directions its position Jacobian adds to
+/// the points before it (lab/planted_point_goal.h; chosen again whenever a
+/// phase begins or ends) — given a rigid foot's first point its second adds 2 directions
+/// and a third, off their line, 1: the foot's 6 degrees of freedom, so
+/// every point of the foot is held, without dependent equalities. Planted
+/// points keep their penalty goals and have no ground constraint (their
+/// anchors are on or above the ground).
 ///
 /// Branch check. A limb with position goals only (the H1's arms: their rest
 /// pose is not a human's, so the map gives them no posture) has more than

@@ -11,21 +11,26 @@
 // skeletons/cmu_131_01_start_walk_stop.bvh. Full mode: one walk cycle (132
 // frames), one run cycle (84 frames, two flight phases), one squat (240
 // frames), one reach (360 frames), CMU frames 0-359 (standing, then the
-// first steps); quick mode: the first 5 frames of walk, run and squat.
+// first steps); quick mode: the first 5 frames of walk, run and squat
+// (onto both targets).
 //
 // Target: the human figure (framework/builders.h, H = 1.75 m, metres, Z up,
 // AAOS joint limits as bounds, a 6-DOF floating root) with the built-in map
 // (HumanoidMap; CMU: the same with CMU's hand names, LFingers_End and
 // RFingers_End, as data/retarget/cmu_onto_human.map): 19 key points, 12
-// with posture.
+// with posture. Then the same clips onto the Unitree H1 humanoid
+// (data/robots/h1.xml, lab/robot_target.h: a floating base, 19 joints with
+// their limits) with data/retarget/bvh_onto_h1.map (17 key points; the
+// effector-only baseline on its head, hands and toe points).
 //
 // Solvers (solvers/registry.h; tolerance 1e-4 m, at most 10,000 iterations,
 // no time budget, no restarts: a restart would break the frame-to-frame
 // continuity; each frame starts from the previous answer):
 //   bounded-lm, contacts as penalties (bounds: the joint limits);
 //   lbfgsb, contacts as penalties (bounds);
-//   slsqp, contacts as hard constraints (planted foot points: equalities,
-//     ground: inequalities; bounds);
+//   slsqp, contacts as hard constraints (every planted foot point held in
+//     the directions it adds to the others, lab/planted_point_goal.h:
+//     equalities; ground: inequalities; bounds);
 //   dls (damped least squares, the differential family), contacts as
 //     penalties (it keeps limits by clamping its steps).
 // Before/after: effector-only with bounded-lm on the same target and clip:
@@ -80,6 +85,7 @@
 #include "lab/procedural_motions.h"
 #include "lab/retarget_map.h"
 #include "lab/retargeting.h"
+#include "lab/robot_target.h"
 #include "lab/scene.h"
 #include "lab/statistics.h"
 
@@ -89,6 +95,9 @@ namespace iklab {
 namespace retargeting_solvers_internal {
 
 constexpr double kTolerance = 1e-4;  // m, the target's unit
+// m/s: the fastest a hard-planted foot point may move (1e-3 mm/s; the
+// equalities hold to SLSQP's feasibility tolerance).
+constexpr double kHeldSpeed = 1e-6;
 
 // One configuration of the comparison.
 struct SolverSetup {
@@ -115,6 +124,15 @@ struct Clip {
   ContactOptions contact;
   int frames = 0;
   double metres_per_unit = 0.01;
+};
+
+// A figure the clips are retargeted onto: its model, the effector-only
+// baseline's end sites and the map the procedural clips use onto it.
+struct Target {
+  std::string key;   // file-name prefix ("" for the human figure)
+  std::string name;  // "the human figure", "the H1 humanoid"
+  std::shared_ptr<const Model> model;
+  std::vector<std::string> ends;
 };
 
 // One retargeted motion and its per-frame curves.
@@ -290,13 +308,14 @@ const std::vector<std::string>& MetricsHeader() {
   return header;
 }
 
-void Curves(const Clip& clip, const std::vector<Outcome>& outcomes,
+void Curves(const Clip& clip, const Target& target,
+            const std::vector<Outcome>& outcomes,
             const std::string& what, const std::string& unit,
             const std::function<const std::vector<double>&(const Outcome&)>&
                 values,
             int first_frame, bool log_y, ExperimentOutput* out) {
   LinePlot plot;
-  plot.title = clip.label + " onto the human figure: " + what + " per frame";
+  plot.title = clip.label + " onto " + target.name + ": " + what + " per frame";
   plot.x_label = "frame (" + FormatNumber(1.0 / clip.bvh.frame_time, 3) +
                  " per second)";
   plot.y_label = what + " (" + unit + ")";
@@ -323,9 +342,9 @@ void Curves(const Clip& clip, const std::vector<Outcome>& outcomes,
   for (char& c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   }
-  const std::string file = clip.key + "_" + name;
+  const std::string file = target.key + clip.key + "_" + name;
   DrawLinePlot(plot, out->dir(), file);
-  out->AddFigure(file + ".png", clip.label + ": " + what + " (" + unit +
+  out->AddFigure(file + ".png", clip.label + " onto " + target.name + ": " + what + " (" + unit +
                                     ") per frame, for every solver and the "
                                     "effector-only baseline" +
                                     (log_y ? " (log scale: zeros are not "
@@ -335,9 +354,9 @@ void Curves(const Clip& clip, const std::vector<Outcome>& outcomes,
 
 void WriteScene(const Clip& clip, const KeyPointTrack& track,
                 const std::vector<int>& frames,
-                const std::shared_ptr<const Model>& human,
-                const std::vector<Outcome>& outcomes,
+                const Target& target, const std::vector<Outcome>& outcomes,
                 ExperimentOutput* out) {
+  const std::shared_ptr<const Model>& human = target.model;
   const std::vector<int> shown = ThinnedFrames(static_cast<int>(frames.size()), 61);
   // Source 1 m to the target's left (up × forward), results at the origin,
   // the effector-only answer 1 m to the right.
@@ -345,8 +364,9 @@ void WriteScene(const Clip& clip, const KeyPointTrack& track,
   std::vector<int> shown_frames;
   for (int i : shown) shown_frames.push_back(frames[i]);
   SourceFigure source = SourceInTargetWorld(clip, track, shown_frames, left);
-  iklab::Scene scene(clip.label + " onto the human figure", "m", clip.map.target_up);
-  const int human_figure = scene.AddFigure(*human, "human figure", 0.02);
+  iklab::Scene scene(clip.label + " onto " + target.name, "m",
+                     clip.map.target_up);
+  const int human_figure = scene.AddFigure(*human, target.name, 0.02);
   SceneView& view = scene.AddView(clip.label);
   view.SetFrames(static_cast<int>(shown.size()),
                  clip.bvh.frame_time *
@@ -388,24 +408,26 @@ void WriteScene(const Clip& clip, const KeyPointTrack& track,
   view.SetTable({"method", "key-point error mean (mm)", "skating (mm/s)",
                  "angular jerk (rad/s³)"},
                 rows);
-  const std::string file = clip.key + "_scene.json";
+  const std::string file = target.key + clip.key + "_scene.json";
   scene.Write(out->dir() / file);
   out->AddScene(file, clip.label +
                           " in 3D: the source skeleton (grey, 1 m to the "
                           "left, in metres and the target's axes), bounded-lm "
                           "with penalty contacts and slsqp with hard contacts "
-                          "on the human figure, the effector-only answer 1 m "
-                          "to the right, and the key points (black).");
+                          "on " + target.name + ", the effector-only answer "
+                          "(1 m to the right where the root translates along "
+                          "that axis), and the key points (black).");
 }
 
 // Every configuration on one clip; appends its table rows. Returns the
 // outcomes (solvers first, then the effector-only baseline).
 std::vector<Outcome> RunClip(const ExperimentContext& context, const Clip& clip,
-                             const std::shared_ptr<const Model>& human,
+                             const Target& target,
                              double progress_from, double progress_to,
                              std::vector<std::vector<std::string>>* rows,
                              std::vector<std::vector<double>>* csv,
                              ExperimentOutput* out) {
+  const std::shared_ptr<const Model>& human = target.model;
   const Model source = clip.bvh.figure.Compile();
   std::vector<int> frames(clip.frames);
   for (int f = 0; f < clip.frames; ++f) frames[f] = f;
@@ -431,8 +453,7 @@ std::vector<Outcome> RunClip(const ExperimentContext& context, const Clip& clip,
   // Effector-only: the end points' key points as position goals.
   std::vector<std::string> ends;
   std::vector<std::vector<Eigen::Vector3d>> targets(frames.size());
-  for (const char* site :
-       {"head", "left_hand", "right_hand", "left_foot", "right_foot"}) {
+  for (const std::string& site : target.ends) {
     for (std::size_t k = 0; k < track.target_sites.size(); ++k) {
       if (track.target_sites[k] != site) continue;
       ends.push_back(site);
@@ -448,7 +469,8 @@ std::vector<Outcome> RunClip(const ExperimentContext& context, const Clip& clip,
                                  " end points), bounded-lm"));
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const RetargetMetrics& m = outcomes[i].metrics;
-    rows->push_back(MetricsRow(clip.label, outcomes[i].label, m));
+    rows->push_back(MetricsRow(clip.label + " onto " + target.name,
+                               outcomes[i].label, m));
     rows->back().push_back(Statuses(outcomes[i].run));
     csv->push_back({static_cast<double>(rows->size()), m.tracking_mean,
                     m.tracking_max, static_cast<double>(m.limit_violations),
@@ -457,22 +479,22 @@ std::vector<Outcome> RunClip(const ExperimentContext& context, const Clip& clip,
                     m.ms_per_frame_median, static_cast<double>(m.converged),
                     static_cast<double>(m.frames)});
   }
-  Curves(clip, outcomes, "key-point error", "mm, mean over key points",
+  Curves(clip, target, outcomes, "key-point error", "mm, mean over key points",
          [](const Outcome& o) -> const std::vector<double>& { return o.error_mm; },
          0, true, out);
-  Curves(clip, outcomes, "contact foot speed",
+  Curves(clip, target, outcomes, "contact foot speed",
          "mm/s, fastest foot point in contact",
          [](const Outcome& o) -> const std::vector<double>& {
            return o.skating_mms;
          },
          0, true, out);
-  Curves(clip, outcomes, "angular jerk", "rad/s³, RMS over links",
+  Curves(clip, target, outcomes, "angular jerk", "rad/s³, RMS over links",
          [](const Outcome& o) -> const std::vector<double>& { return o.jerk; },
          2, true, out);
-  Curves(clip, outcomes, "solve time", "ms",
+  Curves(clip, target, outcomes, "solve time", "ms",
          [](const Outcome& o) -> const std::vector<double>& { return o.ms; }, 0,
          true, out);
-  WriteScene(clip, track, frames, human, outcomes, out);
+  WriteScene(clip, track, frames, target, outcomes, out);
   return outcomes;
 }
 
@@ -591,6 +613,33 @@ void RunRenamed(const ExperimentContext& context, const Clip& walk,
           : "a key point misses by more than 2% of the leg"});
 }
 
+// Hard contacts (slsqp, the third setup) on every clip onto `target`:
+// planted foot points stand still and no foot goes below the ground.
+void AddHardContactClaim(const std::vector<Clip>& clips, const Target& target,
+                         const std::vector<std::vector<Outcome>>& outcomes,
+                         ExperimentOutput* out) {
+  std::string ours;
+  bool ok = true;
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    const RetargetMetrics& m = outcomes[c][2].metrics;
+    ok = ok && m.skating.max <= kHeldSpeed && m.penetration_max < 1e-4;
+    ours += (ours.empty() ? "" : "; ") + clips[c].label + ": skating max " +
+            Mm(m.skating.max) + " mm/s over " +
+            std::to_string(m.skating.samples) + " samples, penetration " +
+            Mm(m.penetration_max) + " mm";
+  }
+  out->AddClaim(
+      {"With hard contacts (slsqp) every point of a planted foot stands "
+       "still and no foot goes below the ground (onto " +
+           target.name + ")",
+       "issue: 'during contact: no sliding and no ground penetration, as "
+       "hard constraints'; stated bound: at most " +
+           Mm(kHeldSpeed) + " mm/s and under 0.1 mm",
+       ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
+       ok ? "every clip's planted feet stand still and above the ground"
+          : "a clip's planted foot slides or sinks"});
+}
+
 void AddClaims(const std::vector<Clip>& clips,
                const std::vector<std::vector<Outcome>>& outcomes,
                ExperimentOutput* out) {
@@ -616,26 +665,8 @@ void AddClaims(const std::vector<Clip>& clips,
             : "the effector-only answer is not much worse"});
   }
   // 2. Hard contacts: no sliding, no penetration (slsqp).
-  {
-    std::string ours;
-    bool ok = true;
-    for (std::size_t c = 0; c < clips.size(); ++c) {
-      const RetargetMetrics& m = outcomes[c][2].metrics;
-      ok = ok && m.skating.max < 1e-3 && m.penetration_max < 1e-4;
-      ours += (ours.empty() ? "" : "; ") + clips[c].label + ": skating max " +
-              Mm(m.skating.max) + " mm/s over " +
-              std::to_string(m.skating.samples) + " samples, penetration " +
-              Mm(m.penetration_max) + " mm";
-    }
-    out->AddClaim(
-        {"With hard contacts (slsqp) a planted foot does not slide and no "
-         "foot goes below the ground",
-         "issue: 'during contact: no sliding and no ground penetration, as "
-         "hard constraints'; stated bound: under 1 mm/s and 0.1 mm",
-         ours, ok ? Verdict::kReproduced : Verdict::kDiffers,
-         ok ? "every clip's planted feet stand still and above the ground"
-            : "a clip's planted foot slides or sinks"});
-  }
+  AddHardContactClaim(clips, Target{"", "the human figure", nullptr, {}},
+                      outcomes, out);
   // 3. Joint limits: bounded solvers keep them.
   {
     std::string ours;
@@ -690,7 +721,17 @@ void AddClaims(const std::vector<Clip>& clips,
 
 void RunRetargetingSolvers(const ExperimentContext& context,
                            ExperimentOutput* out) {
-  const auto human = std::make_shared<const Model>(HumanFigure().Compile());
+  Target human;
+  human.name = "the human figure";
+  human.model = std::make_shared<const Model>(HumanFigure().Compile());
+  human.ends = {"head", "left_hand", "right_hand", "left_foot", "right_foot"};
+  Target h1;
+  h1.key = "h1_";
+  h1.name = "the H1 humanoid";
+  h1.model = LoadRobotTarget(DataFile("robots/h1.xml").string()).model;
+  h1.ends = {"head", "left_hand", "right_hand", "left_toe", "right_toe"};
+  const RetargetMap h1_map =
+      LoadRetargetMap(DataFile("retarget/bvh_onto_h1.map").string());
   std::vector<Clip> clips;
   const auto add = [&](const std::string& name, int full_frames) {
     Clip c;
@@ -729,7 +770,10 @@ void RunRetargetingSolvers(const ExperimentContext& context,
     c.metres_per_unit = 0.0254 / 0.45;
     clips.push_back(c);
   }
-  out->SetParameter("target", "human figure, H = 1.75 m (metres, Z up)");
+  out->SetParameter("target",
+                    "human figure, H = 1.75 m (metres, Z up); H1 humanoid "
+                    "(data/robots/h1.xml, floating base, "
+                    "data/retarget/bvh_onto_h1.map)");
   out->SetParameter("tolerance_m", kTolerance);
   out->SetParameter("max_iterations", 10000);
   std::string solvers;
@@ -760,13 +804,25 @@ void RunRetargetingSolvers(const ExperimentContext& context,
   std::vector<std::vector<Outcome>> outcomes;
   for (std::size_t c = 0; c < clips.size(); ++c) {
     outcomes.push_back(RunClip(context, clips[c], human,
-                               0.95 * c / clips.size(),
-                               0.95 * (c + 1) / clips.size(), &rows, &csv,
+                               0.6 * c / clips.size(),
+                               0.6 * (c + 1) / clips.size(), &rows, &csv,
                                out));
+  }
+  // The same clips onto the H1 (its map pairs the BVH names of the
+  // procedural clips and of CMU 131_01).
+  std::vector<std::vector<Outcome>> h1_outcomes;
+  for (std::size_t c = 0; c < clips.size(); ++c) {
+    Clip clip = clips[c];
+    clip.map = h1_map;
+    h1_outcomes.push_back(RunClip(context, clip, h1,
+                                  0.6 + 0.35 * c / clips.size(),
+                                  0.6 + 0.35 * (c + 1) / clips.size(), &rows,
+                                  &csv, out));
   }
   RunRenamed(context, clips[0], &rows, out);
   out->AddTable(
-      "Per clip and method, onto the human figure (last row: onto a renamed "
+      "Per clip and method, onto the human figure and the H1 humanoid (last "
+      "row: onto a renamed "
       "BVH skeleton). Key-point error: distance of each mapped site from its "
       "scaled key point, mean and max over frames and key points; skating: "
       "horizontal speed of the target's foot points while the source's "
@@ -783,6 +839,7 @@ void RunRetargetingSolvers(const ExperimentContext& context,
                  "frames"},
                 csv);
   AddClaims(clips, outcomes, out);
+  AddHardContactClaim(clips, h1, h1_outcomes, out);
   out->AddText(
       "The effector-only baseline is the older method on the same target: "
       "only the five end points' positions (at the same scaled key points), "

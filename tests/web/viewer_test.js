@@ -130,6 +130,69 @@ async function parseGlb(page, relative) {
   }), glb);
 }
 
+// The retargeting study's scenes (`iklab run retargeting-solvers`): each
+// shows the source skeleton and the retargeted figure side by side, both
+// drawn (turning either layer off changes the picture), and its frames
+// advance when played.
+async function checkRetargetingScenes(page, name) {
+  const scenes = await page.$$eval('script.iklab-scene', (ss) => ss.map((s) => JSON.parse(s.textContent)));
+  const targets = new Set();
+  for (let n = 0; n < scenes.length; ++n) {
+    const scene = scenes[n], view = scene.views[0];
+    const what = name + ': scene ' + (n + 1) + ' (' + view.name + ')';
+    const figures = view.layers.filter((l) => l.type === 'figure');
+    const names = figures.map((l) => scene.figures[l.figure].name);
+    const target = names.find((f) => f !== 'source skeleton');
+    if (target) targets.add(target);
+    check(names.includes('source skeleton') && target !== undefined,
+          what + ': the source skeleton and the retargeted ' + target + ' (' + names.join(', ') + ')');
+    check(view.frames > 1 && figures.every((l) => l.poses.length === view.frames),
+          what + ': every figure has a pose for each of the ' + view.frames + ' frames');
+    const labels = await page.evaluate((n) => [...document.querySelectorAll('.iklab-viewer')[n]
+        .querySelectorAll('.iklab-legend-label')].map((l) => l.textContent), n);
+    const toggle = (row, on) => page.evaluate((n, row, on) => {
+      const e = document.querySelectorAll('.iklab-viewer')[n].querySelectorAll('.iklab-legend-row input')[row];
+      e.checked = on;
+      e.dispatchEvent(new Event('change'));
+    }, n, row, on);
+    // The source layer alone, then every answer's layer (solvers that agree
+    // draw the same figure over each other).
+    const shown = await picture(page, n);
+    const source = labels.map((l, i) => l.startsWith('source') ? i : -1).filter((i) => i >= 0);
+    const results = labels.map((l, i) => l.startsWith('source') || l.startsWith('key points') ||
+                                         l === 'ground' ? -1 : i).filter((i) => i >= 0);
+    for (const [label, rows] of [['source', source], ['retargeted', results]]) {
+      check(rows.length > 0, what + ': the legend lists the ' + label + ' figure (' + labels.join(', ') + ')');
+      if (rows.length === 0) continue;
+      for (const row of rows) await toggle(row, false);
+      check((await picture(page, n)).hash !== shown.hash,
+            what + ': the ' + label + ' figure is drawn (turning "' + rows.map((r) => labels[r]).join('", "') +
+            '" off changes the picture)');
+      for (const row of rows) await toggle(row, true);
+    }
+    // Playing: the frame counter and the picture take several values (a
+    // short clip wraps around within the wait, so sample while it plays).
+    const frame = () => page.evaluate((n) =>
+        Number(document.querySelectorAll('.iklab-viewer')[n].querySelector('.iklab-frame').value), n);
+    const play = () => page.evaluate((n) =>
+        document.querySelectorAll('.iklab-viewer')[n].querySelector('.iklab-play').click(), n);
+    const seenFrames = new Set([await frame()]), seenPictures = new Set([shown.hash]);
+    await play();
+    for (let i = 0; i < 12; ++i) {
+      await new Promise((r) => setTimeout(r, 40));
+      seenFrames.add(await frame());
+      seenPictures.add((await picture(page, n)).hash);
+    }
+    await play();
+    check(seenFrames.size > 1 && seenPictures.size > 1,
+          what + ': playing advances the frames (' + [...seenFrames].join(', ') + ') and moves the figures (' +
+          seenPictures.size + ' pictures)');
+  }
+  check(targets.has('the human figure') && targets.has('the H1 humanoid'),
+        name + ': scenes onto the human figure and the H1 humanoid (' + [...targets].join(', ') + ')');
+  checkClean(page, name + ' after playing');
+}
+
 // A real report: each experiment's page from index.html's links.
 async function checkReport(browser) {
   const index = await open(browser, 'index.html');
@@ -176,6 +239,9 @@ async function checkReport(browser) {
       check((await picture(page)).hash !== before.hash,
             name + ': moving the frame slider to frame ' + Math.floor(frames / 2) +
             ' of ' + frames + ' changes the picture');
+    }
+    if (name === 'retargeting-solvers') {
+      await checkRetargetingScenes(page, name);
     }
     if (all.length > 0) await shot(page, '.iklab-viewer', name);
     await page.close();
