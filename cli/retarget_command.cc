@@ -19,6 +19,7 @@
 #include "framework/internal/read_file.h"
 #include "framework/validate.h"
 #include "lab/data.h"
+#include "lab/experiment.h"
 #include "lab/motion_retargeting.h"
 #include "lab/retarget_map.h"
 #include "lab/retargeting.h"
@@ -222,8 +223,8 @@ void WriteRetargetMetrics(const RetargetMetrics& m, const std::string& label,
          "skating_mean,skating_max,skating_samples,penetration_max,"
          "self_penetration_max,self_penetration_frames,jerk_rms,"
          "keypoint_jerk_rms,ms_per_frame_median,ms_per_frame_mean\n"
-      << label << "," << m.frames << "," << m.converged << ","
-      << m.tracking_mean << "," << m.tracking_max << "," << m.tracking_worst
+      << CsvField(label) << "," << m.frames << "," << m.converged << ","
+      << m.tracking_mean << "," << m.tracking_max << "," << CsvField(m.tracking_worst)
       << "," << m.limit_violations << "," << m.limit_violation_max << ","
       << m.skating.mean << "," << m.skating.max << "," << m.skating.samples
       << "," << m.penetration_max << ","

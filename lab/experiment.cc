@@ -39,10 +39,8 @@ void ExperimentOutput::AddText(std::string markdown) {
   blocks_.push_back(std::move(block));
 }
 
-namespace {
-
 std::string CsvField(const std::string& field) {
-  if (field.find_first_of(",\"\n") == std::string::npos) return field;
+  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
   std::string out = "\"";
   for (char c : field) {
     if (c == '"') out += '"';
@@ -50,6 +48,8 @@ std::string CsvField(const std::string& field) {
   }
   return out + "\"";
 }
+
+namespace {
 
 void WriteLines(const std::filesystem::path& path, const std::string& text) {
   std::ofstream file(path);

@@ -80,6 +80,10 @@ struct ReportBlock {
   std::string gltf_error;
 };
 
+/// A text field of a CSV row as RFC 4180 writes it: unchanged unless it holds
+/// a comma, a double quote or a line break; then quoted, its quotes doubled.
+std::string CsvField(const std::string& field);
+
 /// Everything one experiment writes to its folder `DIR/<name>/`.
 class ExperimentOutput {
  public:

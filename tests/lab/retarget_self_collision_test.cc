@@ -201,25 +201,36 @@ TEST_CASE(
     text << file.rdbuf();
     return text.str();
   };
-  // CSV column `name` of the second line, counted from the end of the row:
-  // the method label before it holds a comma ("keypoints, contacts ...").
+  // CSV column `name` of the second line; fields split as RFC 4180 quotes
+  // them (the method label holds a comma), and the row has every column.
   const auto csv_field = [&](const std::string& path, const std::string& name) {
     std::istringstream text(read(path));
     std::string line;
     const auto split = [](const std::string& row) {
-      std::vector<std::string> fields;
-      std::istringstream r(row);
-      for (std::string f; std::getline(r, f, ',');) fields.push_back(f);
+      std::vector<std::string> fields(1);
+      bool quoted = false;
+      for (std::size_t k = 0; k < row.size(); ++k) {
+        const char c = row[k];
+        if (quoted && c == '"' && k + 1 < row.size() && row[k + 1] == '"') {
+          fields.back() += '"';
+          ++k;
+        } else if (c == '"') {
+          quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+          fields.emplace_back();
+        } else {
+          fields.back() += c;
+        }
+      }
       return fields;
     };
     std::getline(text, line);
     const std::vector<std::string> header = split(line);
     std::getline(text, line);
     const std::vector<std::string> row = split(line);
-    for (std::size_t i = 0; i < header.size(); ++i) {
-      if (header[i] == name && row.size() >= header.size() - i) {
-        return row[row.size() - (header.size() - i)];
-      }
+    CHECK(row.size() == header.size());
+    for (std::size_t i = 0; i < header.size() && i < row.size(); ++i) {
+      if (header[i] == name) return row[i];
     }
     return std::string("(no column)");
   };
