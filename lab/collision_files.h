@@ -2,8 +2,9 @@
 #define IKLAB_LAB_COLLISION_FILES_H_
 
 /// @file
-/// Collision files (docs/collision.md): obstacle lists and stored
-/// self-collision matrices, both JSON, and the `--collisions` setting of
+/// Collision files (their formats are documented here; docs/cli.md
+/// `--collisions` and docs/goals.md `CollisionFree` use them): obstacle lists
+/// and stored self-collision matrices, both JSON, and the `--collisions` setting of
 /// `iklab bench` and `iklab reach`.
 ///
 /// Obstacle file: a JSON list of primitives, each with a frame:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The hostile-input suite of `--collisions` and the self-collision matrix
-# files in `iklab reach` and `iklab bench` (docs/collision.md): unknown
+# files in `iklab reach` and `iklab bench` (docs/cli.md): unknown
 # words, missing and malformed obstacle files, damaged matrix files and a
 # matrix for another model. For each case: the exit code (2 for an error, 0
 # for the controls), the message (a fragment naming the file, the element
@@ -16,20 +16,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/run_case.sh"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/iklab-collisions-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
-
-cases=0
-failures=0
-# expect CODE FRAGMENT -- ARGS...: runs iklab ARGS, checks exit code CODE and
-# that stderr+stdout contains FRAGMENT (fixed string; empty = no check).
-expect() {
-  cases=$((cases + 1))
-  run_case "$@"
-  if [ -n "$problem" ]; then
-    failures=$((failures + 1))
-    printf 'FAIL iklab %s\n  %s\n  output: %s\n' "$*" "$problem" \
-      "$(printf '%s' "$out" | tail -n 5)"
-  fi
-}
 
 # ---------------------------------------------------------------- fixtures
 # A three-link arm with a capsule (cylinder and end spheres) on each link.

@@ -21,21 +21,6 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/iklab-cli-test.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
 
-cases=0
-failures=0
-
-# expect CODE FRAGMENT -- ARGS...: runs iklab ARGS, checks exit code CODE and
-# that stderr+stdout contains FRAGMENT (fixed string; empty = no check).
-expect() {
-  cases=$((cases + 1))
-  run_case "$@"
-  if [ -n "$problem" ]; then
-    failures=$((failures + 1))
-    printf 'FAIL [%d] iklab %s\n  %s\n  output: %s\n' "$cases" "$*" \
-      "$problem" "$(printf '%s' "$out" | tail -n 5)"
-  fi
-}
-
 # ---------------------------------------------------------------- fixtures
 # A 2-joint arm: base -> l1 -> l2 -> tool (fixed), with a mimic finger.
 arm_urdf() {  # $1 = file, $2 = extra joint attributes/elements for joint j1

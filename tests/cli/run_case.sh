@@ -1,4 +1,5 @@
-# The check of one run, shared by hostile_inputs.sh and hostile_surfaces.sh
+# The check of one run, shared by the hostile-input suites (hostile_inputs.sh,
+# hostile_surfaces.sh, hostile_collisions.sh)
 # (sourced; needs IKLAB, the program, and LIMIT, seconds per run).
 #
 # run_case CODE FRAGMENT -- ARGS...: runs "$IKLAB" ARGS and sets `out` to its
@@ -26,5 +27,20 @@ run_case() {
     problem="exit code $rc, expected $code"
   elif [ -n "$fragment" ] && ! printf '%s' "$out" | grep -q -F -- "$fragment"; then
     problem="message lacks '$fragment'"
+  fi
+}
+
+# expect CODE FRAGMENT -- ARGS...: run_case, counted in `cases`; a run that
+# is not clean is counted in `failures` and printed with its output's tail.
+# (hostile_surfaces.sh counts per surface with its own expect.)
+cases=0
+failures=0
+expect() {
+  cases=$((cases + 1))
+  run_case "$@"
+  if [ -n "$problem" ]; then
+    failures=$((failures + 1))
+    printf 'FAIL [%d] iklab %s\n  %s\n  output: %s\n' "$cases" "$*" \
+      "$problem" "$(printf '%s' "$out" | tail -n 5)"
   fi
 }
