@@ -460,12 +460,21 @@ class SceneToGltf {
     const std::vector<Pose>& rest = h->local[0][0];
     h->step_animated.assign(n, false);
     h->link_animated.assign(n, false);
+    // The translations of a floating base (prismatic steps from the root)
+    // move the figure and are not bodies: no cylinder from the world origin
+    // to the figure (as the page draws it, web/viewer.js).
+    std::vector<bool> translation(n, false);
+    for (std::size_t s = 0; s < n; ++s) {
+      const int parent = steps[s]["parent"].get<int>();
+      translation[s] = steps[s]["kind"].get<std::string>() == "prismatic" && parent >= 0 &&
+                       (steps[parent]["parent"].get<int>() < 0 || translation[parent]);
+    }
     std::vector<bool> has_link(n, false);
     for (const auto& frames : h->local) {
       for (const auto& local : frames) {
         for (std::size_t s = 0; s < n; ++s) {
           if (!SamePose(local[s], rest[s])) h->step_animated[s] = true;
-          if (s > 0 && local[s].t.norm() > 1e-12) has_link[s] = true;
+          if (s > 0 && !translation[s] && local[s].t.norm() > 1e-12) has_link[s] = true;
           if ((local[s].t - rest[s].t).norm() > 1e-9) h->link_animated[s] = true;
         }
       }

@@ -252,6 +252,14 @@
     var jointMaterial = solid(color.clone().multiplyScalar(0.7));
     var siteMaterial = solid(new THREE.Color('#222222'));
     var links = [], joints = [], axes = [], sites = [];
+    // The translations of a floating base (prismatic steps from the root)
+    // move the figure; they are not bodies, so no bar is drawn from the
+    // world origin to the figure.
+    var translation = steps.map(function () { return false; });
+    steps.forEach(function (step, i) {
+      translation[i] = step.kind === 'prismatic' && step.parent >= 0 &&
+                       (steps[step.parent].parent < 0 || translation[step.parent]);
+    });
     steps.forEach(function (step) {
       var link = new THREE.Mesh(kUnitCylinder, linkMaterial);
       links.push(link); group.add(link);
@@ -284,7 +292,7 @@
       });
       steps.forEach(function (step, i) {
         joints[i].position.copy(positions[i]);
-        if (step.parent >= 0) {
+        if (step.parent >= 0 && !translation[i]) {
           placeCylinder(links[i], positions[step.parent], positions[i], r);
         } else {
           links[i].visible = false;
