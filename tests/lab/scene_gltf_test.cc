@@ -236,6 +236,57 @@ TEST_CASE("The animated glTF's node transforms reproduce the figure's forward "
   CHECK(still.World(target).linear().norm() == 0.0);
 }
 
+TEST_CASE("A figure with a floating base has no link along its translations, "
+          "only between bodies",
+          "[lab][scene][gltf]") {
+  // The human figure's root: three prismatic and three revolute steps from
+  // the world. A link from the world origin to the walking figure would be
+  // drawn if its translations were links.
+  const Model model = HumanFigure().Compile();
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(model.nq());
+  Scene scene("walker", "m", Eigen::Vector3d::UnitZ());
+  const int figure = scene.AddFigure(model, "human", 0.02);
+  Eigen::VectorXd moved = q;
+  int translations = 0;
+  for (int i = 0; i < model.nq(); ++i) {
+    if (model.kind(model.dof_step(i)) == StepKind::kPrismatic) moved[i] = 1.0 + i;
+  }
+  scene.AddView("walk").SetFrames(2, 0.5).AddFigure(figure, {q, moved}, "walker", "#1f77b4");
+  const json json_scene = scene.ToJson();
+  const json& steps = json_scene["figures"][0]["steps"];
+  const fs::path glb = GltfScratch("walker.glb");
+  WriteSceneGltf(json_scene, glb, "walker scene");
+  const tinygltf::Model m = LoadGlb(glb);
+  std::map<std::string, int> nodes;
+  for (const tinygltf::Node& node : m.nodes) ++nodes[node.name];
+
+  std::vector<bool> translation(steps.size(), false);
+  Data data(model);
+  ForwardKinematics(model, moved, &data);
+  int links = 0;
+  for (std::size_t s = 1; s < steps.size(); ++s) {
+    const int parent = steps[s]["parent"].get<int>();
+    translation[s] = steps[s]["kind"] == "prismatic" &&
+                     (steps[parent]["parent"].get<int>() < 0 || translation[parent]);
+    const std::string link = StepNodeName("walker", json_scene["figures"][0],
+                                          static_cast<int>(s)) + " link";
+    const double offset =
+        (data.X_W(model.parent(static_cast<int>(s))).inverse() * data.X_W(static_cast<int>(s)))
+            .translation()
+            .norm();
+    INFO(link);
+    if (translation[s]) {
+      ++translations;
+      CHECK(nodes.count(link) == 0);
+    } else if (offset > 1e-12) {
+      ++links;
+      CHECK(nodes.count(link) == 1);
+    }
+  }
+  CHECK(translations == 3);
+  CHECK(links > 10);
+}
+
 TEST_CASE("Names from users' files go into the glTF's node names as they are",
           "[lab][scene][gltf]") {
   const std::string hostile = "<img src=x onerror=alert(1)> \"quoted\" \\ ü ";
