@@ -171,11 +171,11 @@ KeyPointTrack MakeKeyPointTrack(const Model& source,
     track.parent.push_back(KeyPointParent(source, s_site, k));
     if (track.parent.back() < 0) roots.push_back(k);
   }
-  // Rest poses: q = 0 of both (the BVH rest pose; the builders' standing
-  // pose).
+  // Rest poses: the source's q = 0 (the BVH rest pose); the target's q = 0
+  // (the builders' standing pose) with the map's target_rest coordinates.
   Data source_rest(source), target_rest(target);
   ForwardKinematics(source, Eigen::VectorXd::Zero(source.nq()), &source_rest);
-  ForwardKinematics(target, Eigen::VectorXd::Zero(target.nq()), &target_rest);
+  ForwardKinematics(target, TargetRestPose(map, target), &target_rest);
   std::vector<int> lowest_of = track.feet;
   if (lowest_of.empty()) {
     for (int k = 0; k < n; ++k) lowest_of.push_back(k);

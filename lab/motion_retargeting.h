@@ -52,7 +52,11 @@
 /// R_S(k, t) being the product of the source's local joint rotations from
 /// the root to the site: when both skeletons stand alike at rest this asks
 /// for the source's local joint rotations, whatever the target's joint
-/// frames and parameterization.
+/// frames and parameterization. The rest poses (also those of the lengths
+/// above): the source's q = 0; the target's q = 0 with the map's
+/// target_rest coordinates (TargetRestPose, lab/retarget_map.h), so that a
+/// robot whose q = 0 is not the source's rest (the H1's forearms point
+/// forward) is compared in the pose that is.
 ///
 /// The problem of frame t (weights w of MotionRetargetOptions; L = L_T, so
 /// that every term is invariant to the target's length unit and size):
@@ -89,8 +93,8 @@
 /// points keep their penalty goals and have no ground constraint (their
 /// anchors are on or above the ground).
 ///
-/// Branch check. A limb with position goals only (the H1's arms: their rest
-/// pose is not a human's, so the map gives them no posture) has more than
+/// Branch check. A limb with position goals only (as the H1's arms were
+/// before the map gave them a rest pose and posture) has more than
 /// one joint-space answer near some poses (an arm raised sideways turns its
 /// shoulder pitch almost about the upper arm's axis, as the shoulder yaw
 /// does), and the warm start can drift along them into a corner of the

@@ -166,6 +166,17 @@ void BindMap(py::module_& m) {
       .def_readonly("feet", &RetargetMap::feet,
                     "Source sites (each the source of a pair) that touch the "
                     "ground.")
+      .def_property_readonly(
+          "target_rest",
+          [](const RetargetMap& map) {
+            py::dict rest;
+            for (const RetargetRestCoordinate& c : map.target_rest) {
+              rest[py::str(c.coordinate)] = c.value;
+            }
+            return rest;
+          },
+          "The target's rest pose where it is not q = 0 (the map's "
+          "target_rest lines), as {coordinate name: value}.")
       .def_readonly("origin", &RetargetMap::origin,
                     "Where the map came from: its file, or 'built-in ...'.");
   m.def("humanoid_map", &HumanoidMap,
@@ -173,7 +184,8 @@ void BindMap(py::module_& m) {
         "LeftHip, LeftKnee, ...) onto the human figure's sites.");
   m.def("load_retarget_map", &LoadRetargetMap, py::arg("path"),
         "Reads a retarget map file (lines 'pair SOURCE TARGET [w [w_orient]]', "
-        "'foot SOURCE', 'source_axes UP FWD', 'target_axes UP FWD'). Raises "
+        "'foot SOURCE', 'source_axes UP FWD', 'target_axes UP FWD', "
+        "'target_rest COORDINATE VALUE'). Raises "
         "ValueError naming the file and line of a mistake.");
   m.def("parse_retarget_map", &ParseRetargetMap, py::arg("text"),
         py::arg("origin") = "map text",

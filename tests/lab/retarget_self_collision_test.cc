@@ -34,6 +34,21 @@ struct SelfCollisionRun {
   MotionRetargetResult result;
 };
 
+// The shipped H1 map without the arms' posture (their orientation weights
+// 0): the arms held by position goals only, as before the map gave the H1 a
+// rest pose for them.
+RetargetMap H1MapWithoutArmPosture() {
+  RetargetMap map =
+      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map"));
+  for (RetargetPair& pair : map.pairs) {
+    const bool arm = pair.target.find("shoulder") != std::string::npos ||
+                     pair.target.find("elbow") != std::string::npos ||
+                     pair.target.find("hand") != std::string::npos;
+    if (arm) pair.orientation_weight = 0.0;
+  }
+  return map;
+}
+
 // The walk onto the H1, with the right hand's and elbow's key points pulled
 // into the pelvis (between the hip key points, at the elbow's and hand's
 // own height difference): a motion the arm can only follow through the
@@ -47,8 +62,9 @@ SelfCollisionRun RetargetHandIntoBody(const RobotTarget& h1, int frames,
   const Model source = clip.figure.Compile();
   std::vector<int> rows(frames);
   for (int f = 0; f < frames; ++f) rows[f] = f;
-  const RetargetMap map =
-      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map"));
+  // The arm's key points no longer follow the source's arm, so neither does
+  // its posture: position goals only on the arms.
+  const RetargetMap map = H1MapWithoutArmPosture();
   SelfCollisionRun run;
   run.track = MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time, map,
                                 *h1.model);
@@ -266,6 +282,19 @@ TEST_CASE(
                   "--self-collision", "hard", "--out", robot}) == 2);
 }
 
+// Frames whose right shoulder pitch is above 2.5 rad: the corner of the
+// pitch (+-2.87) and roll (-3.11 .. 0.34) limits the arm slides into.
+int RightShoulderCornerFrames(const Model& h1, const MotionRetargetResult& r) {
+  int pitch = -1;
+  for (int i = 0; i < h1.nq(); ++i) {
+    if (h1.dof_name(i) == "right_shoulder_pitch_joint") pitch = i;
+  }
+  REQUIRE(pitch >= 0);
+  int frames = 0;
+  for (const Eigen::VectorXd& q : r.run.q) frames += q[pitch] > 2.5;
+  return frames;
+}
+
 TEST_CASE(
     "On CMU 131_01 onto the H1 the branch check keeps the right arm on the "
     "branch of its key points",
@@ -280,10 +309,11 @@ TEST_CASE(
   // key points it then misses come at ~700-780.
   std::vector<int> rows(std::min(800, clip.num_frames()));
   for (std::size_t f = 0; f < rows.size(); ++f) rows[f] = static_cast<int>(f);
-  const KeyPointTrack track = MakeKeyPointTrack(
-      source, clip.poses, rows, clip.frame_time,
-      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map")),
-      *h1.model);
+  // Without the arms' posture, which keeps the arm out of the corner by
+  // itself (the next test): the check is what brings it back here.
+  const KeyPointTrack track =
+      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time,
+                        H1MapWithoutArmPosture(), *h1.model);
   const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
   MotionRetargetOptions options;
   options.contacts = ContactMode::kPenalty;
@@ -327,6 +357,51 @@ TEST_CASE(
   CHECK(after < 0.67 * before);
   CHECK(m.tracking_mean < 0.95 * unchecked.metrics.tracking_mean);
   CHECK(m.limit_violations == 0);
+}
+
+TEST_CASE(
+    "On CMU 131_01 onto the H1 the forearms' posture keeps the right arm out "
+    "of the shoulder's limit corner without the branch check",
+    "[lab][robot][retargeting]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
+  const BvhFigure clip = LoadBvh(
+      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
+  const RobotTarget h1 =
+      LoadRobotTarget(testing::ShippedDataFile("robots/h1.urdf"));
+  const Model source = clip.figure.Compile();
+  // Through frame 300: the arm is raised sideways at ~230-250, where
+  // position goals alone let it slide into the corner.
+  std::vector<int> rows(std::min(300, clip.num_frames()));
+  for (std::size_t f = 0; f < rows.size(); ++f) rows[f] = static_cast<int>(f);
+  const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  MotionRetargetOptions options;
+  options.contacts = ContactMode::kPenalty;
+  options.branch_check_error = 0.0;
+  const RetargetMap shipped =
+      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map"));
+  const MotionRetargetResult posture = RetargetMotion(
+      h1.model,
+      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time, shipped,
+                        *h1.model),
+      *solver, options, Eigen::VectorXd::Zero(h1.model->nq()));
+  const MotionRetargetResult positions = RetargetMotion(
+      h1.model,
+      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time,
+                        H1MapWithoutArmPosture(), *h1.model),
+      *solver, options, Eigen::VectorXd::Zero(h1.model->nq()));
+  const int with = RightShoulderCornerFrames(*h1.model, posture);
+  const int without = RightShoulderCornerFrames(*h1.model, positions);
+  INFO("frames with the right shoulder pitch > 2.5 rad: " << with
+       << " with the forearms' posture, " << without << " without; key-point "
+          "error max " << posture.metrics.tracking_max << " / "
+       << positions.metrics.tracking_max << " m");
+  // The slide this test is about happens without the posture ...
+  REQUIRE(without > 20);
+  // ... and not with it; the clip is still tracked (its worst key point
+  // within 15 cm: the legs' and arms' proportions differ from CMU's).
+  CHECK(with == 0);
+  CHECK(posture.metrics.tracking_max < 0.15);
+  CHECK(posture.metrics.limit_violations == 0);
 }
 
 }  // namespace
