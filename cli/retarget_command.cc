@@ -354,6 +354,10 @@ int Run(const RetargetCommandOptions& o) {
       result.metrics =
           MeasureAgainstTrack(model, track, result.run, result.contact);
     } else {
+      if (target.robot) {
+        options.self_collision_matrix = RobotSelfCollisionMatrix(
+            target.robot_target, options.collision_matrix);
+      }
       result = RetargetMotion(target.model, track, *solver, options,
                               Eigen::VectorXd::Zero(model.nq()));
     }

@@ -109,7 +109,8 @@
 /// Self-collision. Where the target has collision geometry
 /// (MotionRetargetOptions::collision_shapes, e.g. a robot's URDF/MJCF
 /// shapes), its self-collision matrix (constraints/self_collision_matrix.h)
-/// is computed once per retarget, and with self_collision on every frame
+/// is computed once per retarget unless the options bring one
+/// (self_collision_matrix), and with self_collision on every frame
 /// adds the minimum-distance inequalities c_k = −d_k(q) ≤ 0 of the matrix's
 /// enabled link pairs (constraints/shape_collision.h): kPenalty as the
 /// exterior penalty ½ (w_self / L²) Σ_k max(0, c_k)², kHard as hard
@@ -234,10 +235,15 @@ struct MotionRetargetOptions {
   /// How the self-collision matrix is computed (MoveIt's 10,000 samples by
   /// default).
   SelfCollisionMatrixOptions collision_matrix;
+  /// The self-collision matrix of collision_shapes, made beforehand (e.g.
+  /// RobotSelfCollisionMatrix, lab/robot_target.h: once per process and
+  /// robot file, so that several retargets onto one robot compute it once);
+  /// nullptr: RetargetMotion computes it with collision_matrix.
+  std::shared_ptr<const SelfCollisionMatrix> self_collision_matrix;
 
   /// True if every weight is finite and >= 0, `contact` and
-  /// `collision_matrix` are valid, and self_collision is kOff without
-  /// collision_shapes.
+  /// `collision_matrix` are valid, and self_collision is kOff and
+  /// self_collision_matrix null without collision_shapes.
   bool IsValid(std::string* why) const;
 };
 
@@ -271,8 +277,10 @@ std::vector<std::vector<char>> SourceContacts(const KeyPointTrack& track,
 /// from the previous answer (`start` for the first).
 /// @throws std::invalid_argument for invalid options, a track of another
 ///   figure (unknown site), start of the wrong size, collision shapes on
-///   unknown links, or kHard (contacts or self-collision) with a solver that
-///   refuses hard constraints (its message).
+///   unknown links, a self_collision_matrix that does not fit the target
+///   and shapes (CheckSelfCollisionMatrix), or kHard (contacts or
+///   self-collision) with a solver that refuses hard constraints (its
+///   message).
 MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
                                     const KeyPointTrack& track,
                                     const Solver& solver,

@@ -121,7 +121,12 @@ MotionRetargeting Retarget(const BvhFigure& clip, py::object onto,
   options.self_collision = ParseContactMode(self_collision);
   options.self_collision_weight = self_collision_weight;
   options.branch_check_error = branch_check;
-  if (out.robot_target) options.collision_shapes = out.robot.collision_shapes;
+  if (out.robot_target) {
+    options.collision_shapes = out.robot.collision_shapes;
+    // Once per process and robot file (RobotCollisions' cache).
+    options.self_collision_matrix =
+        RobotSelfCollisionMatrix(out.robot, options.collision_matrix);
+  }
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument(why);
   const std::unique_ptr<Solver> solver =

@@ -107,6 +107,70 @@ TEST_CASE("The H1 loads with its collision shapes as a retarget target",
 }
 
 TEST_CASE(
+    "A robot's self-collision matrix is made once per file and options, and "
+    "a retarget given it measures what one computing its own does",
+    "[lab][robot][retargeting][collision]") {
+  const RobotTarget h1 =
+      LoadRobotTarget(testing::ShippedDataFile("robots/h1.xml"));
+  SelfCollisionMatrixOptions samples;
+  samples.samples = kMatrixSamples;
+  const std::shared_ptr<const SelfCollisionMatrix> matrix =
+      RobotSelfCollisionMatrix(h1, samples);
+  REQUIRE(matrix != nullptr);
+  // A second load of the same file shares the first's matrix; other
+  // options make another.
+  CHECK(RobotSelfCollisionMatrix(
+            LoadRobotTarget(testing::ShippedDataFile("robots/h1.xml")),
+            samples) == matrix);
+  SelfCollisionMatrixOptions other = samples;
+  other.seed = samples.seed + 1;
+  CHECK(RobotSelfCollisionMatrix(h1, other) != matrix);
+  RobotTarget bare = h1;
+  bare.collision_shapes.clear();
+  CHECK(RobotSelfCollisionMatrix(bare, samples) == nullptr);
+
+  WalkCycleOptions walk;
+  walk.frames = 12;
+  const BvhFigure clip = WalkCycle(walk);
+  const Model source = clip.figure.Compile();
+  std::vector<int> rows(walk.frames);
+  for (int f = 0; f < walk.frames; ++f) rows[f] = f;
+  const KeyPointTrack track = MakeKeyPointTrack(
+      source, clip.poses, rows, clip.frame_time,
+      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map")),
+      *h1.model);
+  const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  MotionRetargetOptions options;
+  options.collision_shapes = h1.collision_shapes;
+  options.collision_matrix = samples;
+  const Eigen::VectorXd start = Eigen::VectorXd::Zero(h1.model->nq());
+  const MotionRetargetResult own =
+      RetargetMotion(h1.model, track, *solver, options, start);
+  options.self_collision_matrix = matrix;
+  const MotionRetargetResult given =
+      RetargetMotion(h1.model, track, *solver, options, start);
+  REQUIRE(given.metrics.self_penetration.measured);
+  CHECK(given.self_collision_matrix.pairs.size() == matrix->pairs.size());
+  CHECK(given.self_collision_matrix.EnabledPairs() ==
+        own.self_collision_matrix.EnabledPairs());
+  CHECK(given.metrics.self_penetration.pairs ==
+        own.metrics.self_penetration.pairs);
+  CHECK(given.metrics.self_penetration.max ==
+        own.metrics.self_penetration.max);
+
+  // A matrix that does not fit the shapes is refused, naming the option; a
+  // matrix without shapes is an invalid option.
+  options.self_collision_matrix = std::make_shared<const SelfCollisionMatrix>();
+  REQUIRE_THROWS_WITH(
+      RetargetMotion(h1.model, track, *solver, options, start),
+      Catch::Matchers::Contains("MotionRetargetOptions::self_collision_matrix"));
+  options.collision_shapes.clear();
+  std::string why;
+  CHECK_FALSE(options.IsValid(&why));
+  CHECK_THAT(why, Catch::Matchers::Contains("self_collision_matrix is given"));
+}
+
+TEST_CASE(
     "A retarget that drives the H1's hand into its body reports the "
     "self-penetration, and the self-collision option reduces it",
     "[lab][robot][retargeting][collision]") {
