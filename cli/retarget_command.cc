@@ -39,7 +39,8 @@ void AddRetargetOptions(CLI::App* command, RetargetCommandOptions* o) {
   command->add_option("--map", o->map,
                       "Retarget map file: lines 'pair SOURCE TARGET [w "
                       "[w_orient]]', 'foot SOURCE', 'source_axes UP FWD', "
-                      "'target_axes UP FWD' (default: built-in for --onto "
+                      "'target_axes UP FWD', 'target_rest COORDINATE VALUE' "
+                      "(default: built-in for --onto "
                       "human, retarget/bvh_onto_h1.map of the data folder "
                       "for the H1 robot, else the shared joint names)");
   command
@@ -353,6 +354,10 @@ int Run(const RetargetCommandOptions& o) {
       result.metrics =
           MeasureAgainstTrack(model, track, result.run, result.contact);
     } else {
+      if (target.robot) {
+        options.self_collision_matrix = RobotSelfCollisionMatrix(
+            target.robot_target, options.collision_matrix);
+      }
       result = RetargetMotion(target.model, track, *solver, options,
                               Eigen::VectorXd::Zero(model.nq()));
     }

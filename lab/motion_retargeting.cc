@@ -171,11 +171,11 @@ KeyPointTrack MakeKeyPointTrack(const Model& source,
     track.parent.push_back(KeyPointParent(source, s_site, k));
     if (track.parent.back() < 0) roots.push_back(k);
   }
-  // Rest poses: q = 0 of both (the BVH rest pose; the builders' standing
-  // pose).
+  // Rest poses: the source's q = 0 (the BVH rest pose); the target's q = 0
+  // (the builders' standing pose) with the map's target_rest coordinates.
   Data source_rest(source), target_rest(target);
   ForwardKinematics(source, Eigen::VectorXd::Zero(source.nq()), &source_rest);
-  ForwardKinematics(target, Eigen::VectorXd::Zero(target.nq()), &target_rest);
+  ForwardKinematics(target, TargetRestPose(map, target), &target_rest);
   std::vector<int> lowest_of = track.feet;
   if (lowest_of.empty()) {
     for (int k = 0; k < n; ++k) lowest_of.push_back(k);
@@ -338,6 +338,13 @@ bool MotionRetargetOptions::IsValid(std::string* why) const {
     }
     return false;
   }
+  if (self_collision_matrix != nullptr && collision_shapes.empty()) {
+    if (why != nullptr) {
+      *why = "MotionRetargetOptions::self_collision_matrix is given but the "
+             "target has no collision_shapes";
+    }
+    return false;
+  }
   if (self_collision != ContactMode::kOff && collision_shapes.empty()) {
     if (why != nullptr) {
       *why = std::string("MotionRetargetOptions::self_collision is ") +
@@ -429,12 +436,19 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
   std::vector<int> since_release(track.feet.size(), -1);
   const int blend = static_cast<int>(
       std::lround(options.contact_blend_seconds / track.frame_time));
-  // The self-collision matrix, once per retarget; the goal over its enabled
-  // pairs, and the pairs self-penetration is measured on.
+  // The self-collision matrix, given or once per retarget; the goal over
+  // its enabled pairs, and the pairs self-penetration is measured on.
   std::shared_ptr<const ShapeCollisionGoal> self_collision, measured_pairs;
-  if (!options.collision_shapes.empty()) {
+  if (options.self_collision_matrix != nullptr) {
+    CheckSelfCollisionMatrix(*options.self_collision_matrix, model,
+                             options.collision_shapes,
+                             "MotionRetargetOptions::self_collision_matrix");
+    result.self_collision_matrix = *options.self_collision_matrix;
+  } else if (!options.collision_shapes.empty()) {
     result.self_collision_matrix = ComputeSelfCollisionMatrix(
         model, options.collision_shapes, options.collision_matrix);
+  }
+  if (!options.collision_shapes.empty()) {
     measured_pairs = SelfPenetrationGoal(model, options.collision_shapes,
                                          result.self_collision_matrix);
     const auto enabled = result.self_collision_matrix.EnabledPairs();

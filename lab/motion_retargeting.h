@@ -52,7 +52,11 @@
 /// R_S(k, t) being the product of the source's local joint rotations from
 /// the root to the site: when both skeletons stand alike at rest this asks
 /// for the source's local joint rotations, whatever the target's joint
-/// frames and parameterization.
+/// frames and parameterization. The rest poses (also those of the lengths
+/// above): the source's q = 0; the target's q = 0 with the map's
+/// target_rest coordinates (TargetRestPose, lab/retarget_map.h), so that a
+/// robot whose q = 0 is not the source's rest (the H1's forearms point
+/// forward) is compared in the pose that is.
 ///
 /// The problem of frame t (weights w of MotionRetargetOptions; L = L_T, so
 /// that every term is invariant to the target's length unit and size):
@@ -89,8 +93,8 @@
 /// points keep their penalty goals and have no ground constraint (their
 /// anchors are on or above the ground).
 ///
-/// Branch check. A limb with position goals only (the H1's arms: their rest
-/// pose is not a human's, so the map gives them no posture) has more than
+/// Branch check. A limb with position goals only (as the H1's arms were
+/// before the map gave them a rest pose and posture) has more than
 /// one joint-space answer near some poses (an arm raised sideways turns its
 /// shoulder pitch almost about the upper arm's axis, as the shoulder yaw
 /// does), and the warm start can drift along them into a corner of the
@@ -105,7 +109,8 @@
 /// Self-collision. Where the target has collision geometry
 /// (MotionRetargetOptions::collision_shapes, e.g. a robot's URDF/MJCF
 /// shapes), its self-collision matrix (constraints/self_collision_matrix.h)
-/// is computed once per retarget, and with self_collision on every frame
+/// is computed once per retarget unless the options bring one
+/// (self_collision_matrix), and with self_collision on every frame
 /// adds the minimum-distance inequalities c_k = −d_k(q) ≤ 0 of the matrix's
 /// enabled link pairs (constraints/shape_collision.h): kPenalty as the
 /// exterior penalty ½ (w_self / L²) Σ_k max(0, c_k)², kHard as hard
@@ -230,10 +235,15 @@ struct MotionRetargetOptions {
   /// How the self-collision matrix is computed (MoveIt's 10,000 samples by
   /// default).
   SelfCollisionMatrixOptions collision_matrix;
+  /// The self-collision matrix of collision_shapes, made beforehand (e.g.
+  /// RobotSelfCollisionMatrix, lab/robot_target.h: once per process and
+  /// robot file, so that several retargets onto one robot compute it once);
+  /// nullptr: RetargetMotion computes it with collision_matrix.
+  std::shared_ptr<const SelfCollisionMatrix> self_collision_matrix;
 
   /// True if every weight is finite and >= 0, `contact` and
-  /// `collision_matrix` are valid, and self_collision is kOff without
-  /// collision_shapes.
+  /// `collision_matrix` are valid, and self_collision is kOff and
+  /// self_collision_matrix null without collision_shapes.
   bool IsValid(std::string* why) const;
 };
 
@@ -267,8 +277,10 @@ std::vector<std::vector<char>> SourceContacts(const KeyPointTrack& track,
 /// from the previous answer (`start` for the first).
 /// @throws std::invalid_argument for invalid options, a track of another
 ///   figure (unknown site), start of the wrong size, collision shapes on
-///   unknown links, or kHard (contacts or self-collision) with a solver that
-///   refuses hard constraints (its message).
+///   unknown links, a self_collision_matrix that does not fit the target
+///   and shapes (CheckSelfCollisionMatrix), or kHard (contacts or
+///   self-collision) with a solver that refuses hard constraints (its
+///   message).
 MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
                                     const KeyPointTrack& track,
                                     const Solver& solver,

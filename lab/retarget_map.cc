@@ -30,8 +30,8 @@ Eigen::Vector3d MapAxis(const std::string& word, const std::string& where) {
                               "' is not one of +x -x +y -y +z -z");
 }
 
-double MapWeight(const std::string& word, const std::string& what,
-                 const std::string& where) {
+// `word` as a number; NaN where it is not one (or only begins with one).
+double MapNumber(const std::string& word) {
   std::size_t used = 0;
   double value = 0.0;
   try {
@@ -39,11 +39,22 @@ double MapWeight(const std::string& word, const std::string& what,
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != word.size() || !std::isfinite(value) || value < 0.0) {
+  return used == word.size() ? value : std::nan("");
+}
+
+double MapWeight(const std::string& word, const std::string& what,
+                 const std::string& where) {
+  const double value = MapNumber(word);
+  if (!std::isfinite(value) || value < 0.0) {
     throw std::invalid_argument(where + what + " '" + word +
                                 "' is not a finite number >= 0");
   }
   return value;
+}
+
+// Where a map line's message starts: "origin:line: " (or "origin: ").
+std::string MapWhere(const RetargetMap& map, int line) {
+  return line > 0 ? MapLine(map.origin, line) : map.origin + ": ";
 }
 
 std::string MapSiteList(const Model& model) {
@@ -136,10 +147,31 @@ RetargetMap ParseRetargetMap(const std::string& text,
       }
       map.feet.push_back(w[1]);
       map.foot_lines.push_back(line);
+    } else if (w[0] == "target_rest") {
+      if (w.size() != 3) {
+        throw std::invalid_argument(
+            where +
+            "'target_rest' takes a target coordinate and its value "
+            "(radians, or metres if prismatic), e.g. target_rest "
+            "left_elbow_joint 1.46");
+      }
+      const double value = MapNumber(w[2]);
+      if (!std::isfinite(value)) {
+        throw std::invalid_argument(where + "target_rest value '" + w[2] +
+                                    "' is not a finite number");
+      }
+      for (const RetargetRestCoordinate& c : map.target_rest) {
+        if (c.coordinate == w[1]) {
+          throw std::invalid_argument(
+              where + "target_rest: coordinate '" + w[1] +
+              "' is already given on line " + std::to_string(c.line));
+        }
+      }
+      map.target_rest.push_back({w[1], value, line});
     } else {
       throw std::invalid_argument(
           where + "unknown directive '" + w[0] +
-          "'; expected source_axes, target_axes, pair or foot");
+          "'; expected source_axes, target_axes, pair, foot or target_rest");
     }
   }
   if (map.pairs.empty()) {
@@ -165,8 +197,7 @@ RetargetMap LoadRetargetMap(const std::string& path) {
 void CheckRetargetMap(const RetargetMap& map, const Model& source,
                       const Model& target) {
   for (const RetargetPair& pair : map.pairs) {
-    const std::string where =
-        pair.line > 0 ? MapLine(map.origin, pair.line) : map.origin + ": ";
+    const std::string where = MapWhere(map, pair.line);
     if (!MapHasSite(source, pair.source)) {
       throw std::invalid_argument(where + "source site '" + pair.source +
                                   "' is not a site of the source skeleton; "
@@ -180,6 +211,37 @@ void CheckRetargetMap(const RetargetMap& map, const Model& source,
                                   MapSiteList(target));
     }
   }
+  TargetRestPose(map, target);
+}
+
+Eigen::VectorXd TargetRestPose(const RetargetMap& map, const Model& target) {
+  Eigen::VectorXd q = Eigen::VectorXd::Zero(target.nq());
+  for (const RetargetRestCoordinate& c : map.target_rest) {
+    const std::string where = MapWhere(map, c.line) + "target_rest: ";
+    int index = -1;
+    for (int i = 0; i < target.nq(); ++i) {
+      if (target.dof_name(i) == c.coordinate) index = i;
+    }
+    if (index < 0) {
+      std::string names;
+      for (int i = 0; i < target.nq(); ++i) {
+        names += (i ? ", " : "") + target.dof_name(i);
+      }
+      throw std::invalid_argument(where + "'" + c.coordinate +
+                                  "' is not a coordinate of the target; its "
+                                  "coordinates are: " +
+                                  names);
+    }
+    const double lo = target.lower()[index], hi = target.upper()[index];
+    if (!(c.value >= lo && c.value <= hi)) {
+      std::ostringstream message;
+      message << where << c.coordinate << " = " << c.value
+              << " is outside its limits [" << lo << ", " << hi << "]";
+      throw std::invalid_argument(message.str());
+    }
+    q[index] = c.value;
+  }
+  return q;
 }
 
 RetargetMap MapByName(const Model& source, const Model& target) {

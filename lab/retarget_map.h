@@ -22,11 +22,23 @@
 ///        pair LeftToe_End left_foot 1 0
 ///        foot LeftToe_End        # a source site of a pair that touches
 ///                                #   the ground
+///        target_rest left_elbow_joint 1.46  # a target coordinate, radians
+///                                #   (metres if prismatic), of the pose
+///                                #   that corresponds to the source's rest
 ///
 ///    Axes are one of +x -x +y -y +z -z; up and forward must be
 ///    perpendicular. Defaults: both +y +z (the BVH convention). Weights are
-///    finite and >= 0 (defaults 1 and 0: position only). Every error names
-///    the file and line.
+///    finite and >= 0 (defaults 1 and 0: position only). A target_rest value
+///    is finite, each coordinate named once (a coordinate of the target,
+///    within its limits: CheckRetargetMap). Every error names the file and
+///    line.
+///
+/// Rest poses. Posture goals and segment lengths compare the two skeletons
+/// in their rest poses (lab/motion_retargeting.h): the source's is q = 0
+/// (a BVH's OFFSETs); the target's is q = 0 except the coordinates the map
+/// gives with target_rest (TargetRestPose). A robot whose q = 0 is not the
+/// source's rest (the H1's forearms point forward at q = 0, a BVH's arms
+/// hang) gets posture on those limbs only through target_rest.
 ///
 /// The rotation R_TS taking source world vectors to target world vectors maps
 /// the source's up onto the target's up and its forward onto the target's
@@ -55,6 +67,16 @@ struct RetargetPair {
   int line = 0;
 };
 
+/// One coordinate of the target's rest pose (see the file comment).
+struct RetargetRestCoordinate {
+  /// Name of a free coordinate of the target (Model::dof_name).
+  std::string coordinate;
+  /// Its value at the rest pose: radians, or metres if prismatic.
+  double value = 0.0;
+  /// Line of the map file that declared it (0: not from a file).
+  int line = 0;
+};
+
 /// A source → target correspondence (see the file comment).
 struct RetargetMap {
   std::vector<RetargetPair> pairs;
@@ -62,6 +84,8 @@ struct RetargetMap {
   std::vector<std::string> feet;
   /// Lines of the `foot` directives (0: not from a file).
   std::vector<int> foot_lines;
+  /// The target's rest pose where it is not q = 0 (target_rest lines).
+  std::vector<RetargetRestCoordinate> target_rest;
   /// Unit axes of each world (see the file comment).
   Eigen::Vector3d source_up = Eigen::Vector3d::UnitY();
   Eigen::Vector3d source_forward = Eigen::Vector3d::UnitZ();
@@ -80,7 +104,9 @@ struct RetargetMap {
 ///   directive, a wrong number of fields, a weight that is not a finite
 ///   number >= 0, an axis that is not one of +x ... -z, up not perpendicular
 ///   to forward, a source site paired twice, a foot that is not the source of
-///   a pair, or a map without pairs ("origin: ...").
+///   a pair, a target_rest line without one coordinate and one finite
+///   number, a coordinate given twice, or a map without pairs
+///   ("origin: ...").
 RetargetMap ParseRetargetMap(const std::string& text,
                              const std::string& origin);
 
@@ -90,11 +116,20 @@ RetargetMap ParseRetargetMap(const std::string& text,
 RetargetMap LoadRetargetMap(const std::string& path);
 
 /// Checks that every pair's source site is a site of `source` and its target
-/// site a site of `target`.
+/// site a site of `target`, and that every target_rest coordinate is a
+/// coordinate of `target` with its value within the coordinate's limits.
 /// @throws std::invalid_argument "origin:line: source site 'X' is not a site
-///   of the source skeleton; its sites are: ..." (or target).
+///   of the source skeleton; its sites are: ..." (or target);
+///   "origin:line: target_rest: 'X' is not a coordinate of the target; its
+///   coordinates are: ..."; "origin:line: target_rest: X = v is outside its
+///   limits [lo, hi]".
 void CheckRetargetMap(const RetargetMap& map, const Model& source,
                       const Model& target);
+
+/// The target's rest pose: q = 0 with the map's target_rest coordinates set.
+/// @throws std::invalid_argument as CheckRetargetMap for an unknown
+///   coordinate or a value outside its limits.
+Eigen::VectorXd TargetRestPose(const RetargetMap& map, const Model& target);
 
 /// Every site of `source` that `target` has by the same name, position
 /// weight 1 and orientation weight 1 for sites at a link's origin (0 for End

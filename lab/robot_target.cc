@@ -10,6 +10,7 @@
 #include "framework/figure_graph.h"
 #include "framework/internal/read_file.h"
 #include "framework/urdf_loader.h"
+#include "lab/collision_files.h"
 
 namespace iklab {
 
@@ -144,6 +145,17 @@ RobotTarget LoadRobotTarget(const std::string& path) {
                                 ? MjcfCollisionShapes(target.mjcf, model)
                                 : LoadUrdfCollision(path, model);
   return target;
+}
+
+std::shared_ptr<const SelfCollisionMatrix> RobotSelfCollisionMatrix(
+    const RobotTarget& target, const SelfCollisionMatrixOptions& options) {
+  if (target.collision_shapes.empty()) return nullptr;
+  CollisionSetting self;
+  self.self = true;
+  const std::shared_ptr<const CollisionSetup> setup = RobotCollisions(
+      *target.model, target.path, self, target.from_mjcf, options);
+  // Shares the cached setup's ownership, points at its matrix.
+  return std::shared_ptr<const SelfCollisionMatrix>(setup, &setup->matrix);
 }
 
 std::vector<std::string> RobotTrajectoryColumns(const Model& model) {

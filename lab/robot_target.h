@@ -32,6 +32,7 @@
 
 #include <Eigen/Core>
 
+#include "constraints/self_collision_matrix.h"
 #include "framework/collision_geometry.h"
 #include "framework/figure.h"
 #include "framework/mjcf_loader.h"
@@ -79,6 +80,16 @@ Figure WithFloatingBase(const Figure& figure,
 ///   .urdf or .xml, the loader refuses the file (its message), or the model
 ///   has no coordinates besides the floating base.
 RobotTarget LoadRobotTarget(const std::string& path);
+
+/// The self-collision matrix of the target's model and collision_shapes
+/// (ComputeSelfCollisionMatrix with `options`), made once per process for
+/// each robot file and options by RobotCollisions (lab/collision_files.h) and
+/// shared: MotionRetargetOptions::self_collision_matrix takes it, so that
+/// several retargets onto one robot compute it once. nullptr when the
+/// target has no collision shapes.
+/// @throws std::invalid_argument as RobotCollisions.
+std::shared_ptr<const SelfCollisionMatrix> RobotSelfCollisionMatrix(
+    const RobotTarget& target, const SelfCollisionMatrixOptions& options = {});
 
 /// The header of WriteRobotTrajectoryCsv: "frame", "time", then per
 /// floating joint J "J.x", "J.y", "J.z", "J.qw", "J.qx", "J.qy", "J.qz",

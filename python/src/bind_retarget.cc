@@ -121,7 +121,12 @@ MotionRetargeting Retarget(const BvhFigure& clip, py::object onto,
   options.self_collision = ParseContactMode(self_collision);
   options.self_collision_weight = self_collision_weight;
   options.branch_check_error = branch_check;
-  if (out.robot_target) options.collision_shapes = out.robot.collision_shapes;
+  if (out.robot_target) {
+    options.collision_shapes = out.robot.collision_shapes;
+    // Once per process and robot file (RobotCollisions' cache).
+    options.self_collision_matrix =
+        RobotSelfCollisionMatrix(out.robot, options.collision_matrix);
+  }
   std::string why;
   if (!options.IsValid(&why)) throw std::invalid_argument(why);
   const std::unique_ptr<Solver> solver =
@@ -166,6 +171,17 @@ void BindMap(py::module_& m) {
       .def_readonly("feet", &RetargetMap::feet,
                     "Source sites (each the source of a pair) that touch the "
                     "ground.")
+      .def_property_readonly(
+          "target_rest",
+          [](const RetargetMap& map) {
+            py::dict rest;
+            for (const RetargetRestCoordinate& c : map.target_rest) {
+              rest[py::str(c.coordinate)] = c.value;
+            }
+            return rest;
+          },
+          "The target's rest pose where it is not q = 0 (the map's "
+          "target_rest lines), as {coordinate name: value}.")
       .def_readonly("origin", &RetargetMap::origin,
                     "Where the map came from: its file, or 'built-in ...'.");
   m.def("humanoid_map", &HumanoidMap,
@@ -173,7 +189,8 @@ void BindMap(py::module_& m) {
         "LeftHip, LeftKnee, ...) onto the human figure's sites.");
   m.def("load_retarget_map", &LoadRetargetMap, py::arg("path"),
         "Reads a retarget map file (lines 'pair SOURCE TARGET [w [w_orient]]', "
-        "'foot SOURCE', 'source_axes UP FWD', 'target_axes UP FWD'). Raises "
+        "'foot SOURCE', 'source_axes UP FWD', 'target_axes UP FWD', "
+        "'target_rest COORDINATE VALUE'). Raises "
         "ValueError naming the file and line of a mistake.");
   m.def("parse_retarget_map", &ParseRetargetMap, py::arg("text"),
         py::arg("origin") = "map text",

@@ -13,6 +13,7 @@
 #include "framework/kinematics.h"
 #include "lab/retarget_map.h"
 #include "lab/retargeting.h"
+#include "lab/robot_target.h"
 #include "lab/walk_cycle.h"
 #include "tests/test_data.h"
 
@@ -102,6 +103,112 @@ TEST_CASE("A malformed retarget map is refused naming its file and line",
                        human),
       Contains("m.map:1: target site 'hips' is not a site of the target"));
   CHECK_NOTHROW(CheckRetargetMap(HumanoidMap(), source, human));
+}
+
+TEST_CASE(
+    "A retarget map's target_rest lines set the target's rest pose, and bad "
+    "ones are refused naming the file and line",
+    "[lab][retargeting][robot]") {
+  const std::string pair = "pair Hips pelvis\n";
+  const RetargetMap map = ParseRetargetMap(
+      pair + "target_rest right_elbow_joint 1.46  # forearm down\n"
+             "target_rest left_elbow_joint -0.5\n",
+      "m.map");
+  REQUIRE(map.target_rest.size() == 2);
+  CHECK(map.target_rest[0].coordinate == "right_elbow_joint");
+  CHECK(map.target_rest[0].value == 1.46);
+  CHECK(map.target_rest[0].line == 2);
+  CHECK(map.target_rest[1].value == -0.5);
+  CHECK(ParseRetargetMap(pair, "m.map").target_rest.empty());
+
+  REQUIRE_THROWS_WITH(
+      ParseRetargetMap(pair + "target_rest right_elbow_joint\n", "m.map"),
+      Contains("m.map:2: 'target_rest' takes a target coordinate and its "
+               "value"));
+  for (const char* value : {"abc", "nan", "inf", "1x", "-inf"}) {
+    INFO(value);
+    REQUIRE_THROWS_WITH(
+        ParseRetargetMap(pair + "target_rest a " + value + "\n", "m.map"),
+        Contains("m.map:2: target_rest value '" + std::string(value) +
+                 "' is not a finite number"));
+  }
+  REQUIRE_THROWS_WITH(
+      ParseRetargetMap(pair + "target_rest a 1\n\ntarget_rest a 2\n", "m.map"),
+      Contains("m.map:4: target_rest: coordinate 'a' is already given on "
+               "line 2"));
+
+  // Against the target: an unknown coordinate, a value outside the limits
+  // (the H1's elbow: -1.25 .. 2.61 rad).
+  const RobotTarget h1 =
+      LoadRobotTarget(testing::ShippedDataFile("robots/h1.xml"));
+  const Model source = WalkCycle().figure.Compile();
+  const std::string hips = "pair Hips pelvis\n";
+  REQUIRE_THROWS_WITH(
+      CheckRetargetMap(
+          ParseRetargetMap(hips + "target_rest elbow 1\n", "m.map"), source,
+          *h1.model),
+      Contains("m.map:2: target_rest: 'elbow' is not a coordinate of the "
+               "target; its coordinates are: ") &&
+          Contains("right_elbow_joint"));
+  REQUIRE_THROWS_WITH(
+      CheckRetargetMap(ParseRetargetMap(
+                           hips + "\ntarget_rest right_elbow_joint 3\n",
+                           "m.map"),
+                       source, *h1.model),
+      Contains("m.map:3: target_rest: right_elbow_joint = 3 is outside its "
+               "limits [-1.25, 2.61]"));
+  const Eigen::VectorXd rest = TargetRestPose(map, *h1.model);
+  for (int i = 0; i < h1.model->nq(); ++i) {
+    const std::string& name = h1.model->dof_name(i);
+    INFO(name);
+    CHECK(rest[i] == (name == "right_elbow_joint"  ? 1.46
+                      : name == "left_elbow_joint" ? -0.5
+                                                   : 0.0));
+  }
+}
+
+TEST_CASE(
+    "A pair's posture goal at the source's rest pose is the target site's "
+    "rotation at the map's target rest pose",
+    "[lab][retargeting][robot]") {
+  // R_goal(k, t) = R R_S(k, t) R_S,rest(k)^T R^T R_T,rest(k): a frame in the
+  // source's rest pose asks for R_T,rest(k), the target's rest rotation
+  // (lab/motion_retargeting.h), here with the H1's elbows bent by
+  // target_rest (forearms down) rather than at q = 0 (forearms forward).
+  const RobotTarget h1 =
+      LoadRobotTarget(testing::ShippedDataFile("robots/h1.xml"));
+  const BvhFigure walk = WalkCycle();
+  const Model source = walk.figure.Compile();
+  const Eigen::MatrixXd poses = Eigen::MatrixXd::Zero(1, source.nq());
+  const RetargetMap map =
+      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map"));
+  REQUIRE_FALSE(map.target_rest.empty());
+  const KeyPointTrack track =
+      MakeKeyPointTrack(source, poses, {0}, walk.frame_time, map, *h1.model);
+  RetargetMap at_zero = map;
+  at_zero.target_rest.clear();
+  const KeyPointTrack zero_track = MakeKeyPointTrack(
+      source, poses, {0}, walk.frame_time, at_zero, *h1.model);
+  Data rest(*h1.model), zero(*h1.model);
+  ForwardKinematics(*h1.model, TargetRestPose(map, *h1.model), &rest);
+  ForwardKinematics(*h1.model, Eigen::VectorXd::Zero(h1.model->nq()), &zero);
+  int elbows = 0;
+  for (std::size_t k = 0; k < track.target_sites.size(); ++k) {
+    const int site = h1.model->SiteIndex(track.target_sites[k]);
+    INFO(track.target_sites[k]);
+    CHECK((track.R[0][k] - SitePose(*h1.model, rest, site).linear()).norm() <
+          1e-12);
+    CHECK((zero_track.R[0][k] - SitePose(*h1.model, zero, site).linear())
+              .norm() < 1e-12);
+    if (track.target_sites[k].find("elbow") != std::string::npos) {
+      ++elbows;
+      // The two rest poses differ there by the elbow's 1.46 rad.
+      const Eigen::AngleAxisd turn(track.R[0][k].transpose() *
+                                   zero_track.R[0][k]);
+      CHECK(turn.angle() == Approx(1.46).margin(1e-9));
+    }
+  }
+  CHECK(elbows == 2);
 }
 
 TEST_CASE(

@@ -34,6 +34,21 @@ struct SelfCollisionRun {
   MotionRetargetResult result;
 };
 
+// The shipped H1 map without the arms' posture (their orientation weights
+// 0): the arms held by position goals only, as before the map gave the H1 a
+// rest pose for them.
+RetargetMap H1MapWithoutArmPosture() {
+  RetargetMap map =
+      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map"));
+  for (RetargetPair& pair : map.pairs) {
+    const bool arm = pair.target.find("shoulder") != std::string::npos ||
+                     pair.target.find("elbow") != std::string::npos ||
+                     pair.target.find("hand") != std::string::npos;
+    if (arm) pair.orientation_weight = 0.0;
+  }
+  return map;
+}
+
 // The walk onto the H1, with the right hand's and elbow's key points pulled
 // into the pelvis (between the hip key points, at the elbow's and hand's
 // own height difference): a motion the arm can only follow through the
@@ -47,8 +62,9 @@ SelfCollisionRun RetargetHandIntoBody(const RobotTarget& h1, int frames,
   const Model source = clip.figure.Compile();
   std::vector<int> rows(frames);
   for (int f = 0; f < frames; ++f) rows[f] = f;
-  const RetargetMap map =
-      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map"));
+  // The arm's key points no longer follow the source's arm, so neither does
+  // its posture: position goals only on the arms.
+  const RetargetMap map = H1MapWithoutArmPosture();
   SelfCollisionRun run;
   run.track = MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time, map,
                                 *h1.model);
@@ -88,6 +104,70 @@ TEST_CASE("The H1 loads with its collision shapes as a retarget target",
       CHECK_NOTHROW(h1.model->LinkIndex(s.link));
     }
   }
+}
+
+TEST_CASE(
+    "A robot's self-collision matrix is made once per file and options, and "
+    "a retarget given it measures what one computing its own does",
+    "[lab][robot][retargeting][collision]") {
+  const RobotTarget h1 =
+      LoadRobotTarget(testing::ShippedDataFile("robots/h1.xml"));
+  SelfCollisionMatrixOptions samples;
+  samples.samples = kMatrixSamples;
+  const std::shared_ptr<const SelfCollisionMatrix> matrix =
+      RobotSelfCollisionMatrix(h1, samples);
+  REQUIRE(matrix != nullptr);
+  // A second load of the same file shares the first's matrix; other
+  // options make another.
+  CHECK(RobotSelfCollisionMatrix(
+            LoadRobotTarget(testing::ShippedDataFile("robots/h1.xml")),
+            samples) == matrix);
+  SelfCollisionMatrixOptions other = samples;
+  other.seed = samples.seed + 1;
+  CHECK(RobotSelfCollisionMatrix(h1, other) != matrix);
+  RobotTarget bare = h1;
+  bare.collision_shapes.clear();
+  CHECK(RobotSelfCollisionMatrix(bare, samples) == nullptr);
+
+  WalkCycleOptions walk;
+  walk.frames = 12;
+  const BvhFigure clip = WalkCycle(walk);
+  const Model source = clip.figure.Compile();
+  std::vector<int> rows(walk.frames);
+  for (int f = 0; f < walk.frames; ++f) rows[f] = f;
+  const KeyPointTrack track = MakeKeyPointTrack(
+      source, clip.poses, rows, clip.frame_time,
+      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map")),
+      *h1.model);
+  const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  MotionRetargetOptions options;
+  options.collision_shapes = h1.collision_shapes;
+  options.collision_matrix = samples;
+  const Eigen::VectorXd start = Eigen::VectorXd::Zero(h1.model->nq());
+  const MotionRetargetResult own =
+      RetargetMotion(h1.model, track, *solver, options, start);
+  options.self_collision_matrix = matrix;
+  const MotionRetargetResult given =
+      RetargetMotion(h1.model, track, *solver, options, start);
+  REQUIRE(given.metrics.self_penetration.measured);
+  CHECK(given.self_collision_matrix.pairs.size() == matrix->pairs.size());
+  CHECK(given.self_collision_matrix.EnabledPairs() ==
+        own.self_collision_matrix.EnabledPairs());
+  CHECK(given.metrics.self_penetration.pairs ==
+        own.metrics.self_penetration.pairs);
+  CHECK(given.metrics.self_penetration.max ==
+        own.metrics.self_penetration.max);
+
+  // A matrix that does not fit the shapes is refused, naming the option; a
+  // matrix without shapes is an invalid option.
+  options.self_collision_matrix = std::make_shared<const SelfCollisionMatrix>();
+  REQUIRE_THROWS_WITH(
+      RetargetMotion(h1.model, track, *solver, options, start),
+      Catch::Matchers::Contains("MotionRetargetOptions::self_collision_matrix"));
+  options.collision_shapes.clear();
+  std::string why;
+  CHECK_FALSE(options.IsValid(&why));
+  CHECK_THAT(why, Catch::Matchers::Contains("self_collision_matrix is given"));
 }
 
 TEST_CASE(
@@ -266,6 +346,19 @@ TEST_CASE(
                   "--self-collision", "hard", "--out", robot}) == 2);
 }
 
+// Frames whose right shoulder pitch is above 2.5 rad: the corner of the
+// pitch (+-2.87) and roll (-3.11 .. 0.34) limits the arm slides into.
+int RightShoulderCornerFrames(const Model& h1, const MotionRetargetResult& r) {
+  int pitch = -1;
+  for (int i = 0; i < h1.nq(); ++i) {
+    if (h1.dof_name(i) == "right_shoulder_pitch_joint") pitch = i;
+  }
+  REQUIRE(pitch >= 0);
+  int frames = 0;
+  for (const Eigen::VectorXd& q : r.run.q) frames += q[pitch] > 2.5;
+  return frames;
+}
+
 TEST_CASE(
     "On CMU 131_01 onto the H1 the branch check keeps the right arm on the "
     "branch of its key points",
@@ -280,10 +373,11 @@ TEST_CASE(
   // key points it then misses come at ~700-780.
   std::vector<int> rows(std::min(800, clip.num_frames()));
   for (std::size_t f = 0; f < rows.size(); ++f) rows[f] = static_cast<int>(f);
-  const KeyPointTrack track = MakeKeyPointTrack(
-      source, clip.poses, rows, clip.frame_time,
-      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map")),
-      *h1.model);
+  // Without the arms' posture, which keeps the arm out of the corner by
+  // itself (the next test): the check is what brings it back here.
+  const KeyPointTrack track =
+      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time,
+                        H1MapWithoutArmPosture(), *h1.model);
   const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
   MotionRetargetOptions options;
   options.contacts = ContactMode::kPenalty;
@@ -327,6 +421,51 @@ TEST_CASE(
   CHECK(after < 0.67 * before);
   CHECK(m.tracking_mean < 0.95 * unchecked.metrics.tracking_mean);
   CHECK(m.limit_violations == 0);
+}
+
+TEST_CASE(
+    "On CMU 131_01 onto the H1 the forearms' posture keeps the right arm out "
+    "of the shoulder's limit corner without the branch check",
+    "[lab][robot][retargeting]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
+  const BvhFigure clip = LoadBvh(
+      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
+  const RobotTarget h1 =
+      LoadRobotTarget(testing::ShippedDataFile("robots/h1.urdf"));
+  const Model source = clip.figure.Compile();
+  // Through frame 300: the arm is raised sideways at ~230-250, where
+  // position goals alone let it slide into the corner.
+  std::vector<int> rows(std::min(300, clip.num_frames()));
+  for (std::size_t f = 0; f < rows.size(); ++f) rows[f] = static_cast<int>(f);
+  const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  MotionRetargetOptions options;
+  options.contacts = ContactMode::kPenalty;
+  options.branch_check_error = 0.0;
+  const RetargetMap shipped =
+      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map"));
+  const MotionRetargetResult posture = RetargetMotion(
+      h1.model,
+      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time, shipped,
+                        *h1.model),
+      *solver, options, Eigen::VectorXd::Zero(h1.model->nq()));
+  const MotionRetargetResult positions = RetargetMotion(
+      h1.model,
+      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time,
+                        H1MapWithoutArmPosture(), *h1.model),
+      *solver, options, Eigen::VectorXd::Zero(h1.model->nq()));
+  const int with = RightShoulderCornerFrames(*h1.model, posture);
+  const int without = RightShoulderCornerFrames(*h1.model, positions);
+  INFO("frames with the right shoulder pitch > 2.5 rad: " << with
+       << " with the forearms' posture, " << without << " without; key-point "
+          "error max " << posture.metrics.tracking_max << " / "
+       << positions.metrics.tracking_max << " m");
+  // The slide this test is about happens without the posture ...
+  REQUIRE(without > 20);
+  // ... and not with it; the clip is still tracked (its worst key point
+  // within 15 cm: the legs' and arms' proportions differ from CMU's).
+  CHECK(with == 0);
+  CHECK(posture.metrics.tracking_max < 0.15);
+  CHECK(posture.metrics.limit_violations == 0);
 }
 
 }  // namespace

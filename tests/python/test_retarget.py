@@ -72,6 +72,10 @@ def test_a_walk_goes_onto_a_renamed_skeleton_through_a_map():
     mapping = iklab.parse_retarget_map("\n".join(lines), "renamed.map")
     assert mapping.feet == ["LeftToe_End", "RightToe_End"]
     assert mapping.pairs[0] == ("Hips", "j00", 1.0, 1.0)
+    assert mapping.target_rest == {}
+    rest = iklab.parse_retarget_map("\n".join(lines + ["target_rest j05 0.5"]),
+                                    "renamed.map")
+    assert rest.target_rest == {"j05": 0.5}
     r = iklab.retarget_motion(walk, onto=other, map=mapping, contacts="off",
                               smoothness_weight=0.0)
     assert r.scale == pytest.approx(1.0)
