@@ -48,7 +48,10 @@
 // Metrics (lab/retarget_metrics.h), per clip and solver: key-point error
 // (mean, max; mm), joint-limit violations (frame × coordinate pairs), foot
 // skating (horizontal speed of the target's foot points during the
-// source's contacts; mm/s), ground penetration (mm), angular jerk (RMS over
+// source's contacts; mm/s), ground penetration (mm), self-penetration (the
+// H1's deepest overlap of its own MJCF collision shapes over its
+// self-collision matrix's enabled and "never" pairs, and the frames with
+// any; n/a for the human figure, which has no geometry), angular jerk (RMS over
 // links of the jerk of each link's rotation relative to its parent,
 // computed from rotation differences; rad/s³), key-point jerk (m/s³), ms
 // per frame (median wall time of Solver::Solve on this machine).
@@ -66,6 +69,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -133,6 +137,10 @@ struct Target {
   std::string name;  // "the human figure", "the H1 humanoid"
   std::shared_ptr<const Model> model;
   std::vector<std::string> ends;
+  // The target's own collision shapes over its self-collision matrix's
+  // enabled and "never" pairs, for the self-penetration measure (nullptr:
+  // no geometry, n/a).
+  std::shared_ptr<const ShapeCollisionGoal> self_penetration;
 };
 
 // One retargeted motion and its per-frame curves.
@@ -150,14 +158,16 @@ struct Outcome {
   std::string inner_worst;
 };
 
-Outcome Measure(const Model& model, const KeyPointTrack& track,
+Outcome Measure(const Target& target, const KeyPointTrack& track,
                 const RetargetRun& run,
                 const std::vector<std::vector<char>>& contact,
                 const std::string& label) {
+  const Model& model = *target.model;
   Outcome o;
   o.label = label;
   o.run = run;
-  o.metrics = MeasureAgainstTrack(model, track, run, contact);
+  o.metrics = MeasureAgainstTrack(model, track, run, contact,
+                                  target.self_penetration.get());
   Data data(model);
   std::vector<Eigen::Vector3d> previous;
   const Eigen::Vector3d up = track.target_up;
@@ -297,6 +307,10 @@ std::vector<std::string> MetricsRow(const std::string& clip,
                    : ""),
           Mm(m.skating.mean) + " / " + Mm(m.skating.max),
           Mm(m.penetration_max),
+          m.self_penetration.measured
+              ? Mm(m.self_penetration.max) + " (" +
+                    std::to_string(m.self_penetration.frames) + ")"
+              : "n/a",
           FormatNumber(m.jerk_rms, 3),
           FormatNumber(m.keypoint_jerk_rms, 3),
           FormatNumber(m.ms_per_frame_median, 3),
@@ -310,7 +324,8 @@ const std::vector<std::string>& MetricsHeader() {
       "key-point error mean / max (mm, worst site)",
       "limit violations (largest)",
       "skating mean / max (mm/s)",
-      "penetration (mm)",
+      "ground penetration (mm)",
+      "self-penetration max (mm, frames)",
       "angular jerk (rad/s³)",
       "key-point jerk (m/s³)",
       "ms/frame (median)",
@@ -459,7 +474,7 @@ std::vector<Outcome> RunClip(const ExperimentContext& context, const Clip& clip,
     const MotionRetargetResult r =
         RetargetMotion(human, track, *solver, options, start);
     contact = r.contact;
-    outcomes.push_back(Measure(*human, track, r.run, r.contact, setup.label()));
+    outcomes.push_back(Measure(target, track, r.run, r.contact, setup.label()));
   }
   // Effector-only: the end points' key points as position goals.
   std::vector<std::string> ends;
@@ -475,7 +490,7 @@ std::vector<Outcome> RunClip(const ExperimentContext& context, const Clip& clip,
   }
   const std::unique_ptr<Solver> lm = MakeMotionRetargetSolver("bounded-lm", kTolerance);
   const RetargetRun effectors = Retarget(human, ends, frames, targets, *lm, start);
-  outcomes.push_back(Measure(*human, track, effectors, contact,
+  outcomes.push_back(Measure(target, track, effectors, contact,
                              "effector-only (" + std::to_string(ends.size()) +
                                  " end points), bounded-lm"));
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
@@ -486,7 +501,12 @@ std::vector<Outcome> RunClip(const ExperimentContext& context, const Clip& clip,
     csv->push_back({static_cast<double>(rows->size()), m.tracking_mean,
                     m.tracking_max, static_cast<double>(m.limit_violations),
                     m.limit_violation_max, m.skating.mean, m.skating.max,
-                    m.penetration_max, m.jerk_rms, m.keypoint_jerk_rms,
+                    m.penetration_max,
+                    m.self_penetration.measured
+                        ? m.self_penetration.max
+                        : std::numeric_limits<double>::quiet_NaN(),
+                    static_cast<double>(m.self_penetration.frames),
+                    m.jerk_rms, m.keypoint_jerk_rms,
                     m.ms_per_frame_median, static_cast<double>(m.converged),
                     static_cast<double>(m.frames)});
   }
@@ -721,7 +741,7 @@ void AddClaims(const std::vector<Clip>& clips,
                const std::vector<std::vector<Outcome>>& outcomes,
                ExperimentOutput* out) {
   // Hard contacts: no sliding, no penetration (slsqp).
-  AddHardContactClaim(clips, Target{"", "the human figure", nullptr, {}},
+  AddHardContactClaim(clips, Target{"", "the human figure", nullptr, {}, nullptr},
                       outcomes, out);
   // Joint limits: bounded solvers keep them.
   {
@@ -784,8 +804,13 @@ void RunRetargetingSolvers(const ExperimentContext& context,
   Target h1;
   h1.key = "h1_";
   h1.name = "the H1 humanoid";
-  h1.model = LoadRobotTarget(DataFile("robots/h1.xml").string()).model;
+  const RobotTarget h1_robot = LoadRobotTarget(DataFile("robots/h1.xml").string());
+  h1.model = h1_robot.model;
   h1.ends = {"head", "left_hand", "right_hand", "left_toe", "right_toe"};
+  if (const auto matrix = RobotSelfCollisionMatrix(h1_robot)) {
+    h1.self_penetration =
+        SelfPenetrationGoal(*h1.model, h1_robot.collision_shapes, *matrix);
+  }
   const RetargetMap h1_map =
       LoadRetargetMap(DataFile("retarget/bvh_onto_h1.map").string());
   std::vector<Clip> clips;
@@ -882,7 +907,10 @@ void RunRetargetingSolvers(const ExperimentContext& context,
       "BVH skeleton). Key-point error: distance of each mapped site from its "
       "scaled key point, mean and max over frames and key points; skating: "
       "horizontal speed of the target's foot points while the source's "
-      "are in contact; angular jerk: RMS over links of the jerk of each "
+      "are in contact; self-penetration: the H1's deepest overlap of its "
+      "own collision shapes and the frames with any (n/a for the human "
+      "figure, which has no geometry); angular jerk: RMS over links of the "
+      "jerk of each "
       "link's rotation relative to its parent (from rotation differences, "
       "so Euler wraps do not count); key-point jerk: RMS third difference of "
       "the key points' positions.",
@@ -890,7 +918,9 @@ void RunRetargetingSolvers(const ExperimentContext& context,
   out->WriteCsv("metrics.csv",
                 {"row", "tracking_mean_m", "tracking_max_m",
                  "limit_violations", "limit_violation_max", "skating_mean_mps",
-                 "skating_max_mps", "penetration_max_m", "jerk_rms_rad_s3",
+                 "skating_max_mps", "penetration_max_m",
+                 "self_penetration_max_m", "self_penetration_frames",
+                 "jerk_rms_rad_s3",
                  "keypoint_jerk_rms_m_s3", "ms_per_frame_median", "converged",
                  "frames"},
                 csv);
