@@ -2,10 +2,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <sstream>
 #include <utility>
+#include <vector>
+
+#include <Eigen/QR>
 
 #include "constraints/reach_certificate.h"
 #include "framework/internal/check.h"
@@ -203,6 +207,78 @@ double SolveScope::RelativeProjectedGradient(const Eigen::VectorXd& q) {
   return projected.lpNorm<Eigen::Infinity>() / scale;
 }
 
+Eigen::MatrixXd SolveScope::ActiveConstraintGradients() {
+  const int equalities = problem_.num_equality_constraints();
+  const int inequalities = problem_.num_inequality_constraints();
+  Eigen::VectorXd h(equalities), c(inequalities);
+  Eigen::MatrixXd A(equalities, problem_.nq());
+  Eigen::MatrixXd C(inequalities, problem_.nq());
+  Eigen::Ref<Eigen::MatrixXd> A_ref(A), C_ref(C);
+  problem_.EvaluateConstraints(result_.q, workspace(), h, c, &A_ref, &C_ref);
+  int rows = equalities;
+  for (int i = 0; i < inequalities; ++i) {
+    rows += c[i] >= -options_.position_tolerance;
+  }
+  Eigen::MatrixXd N(problem_.nq(), rows);
+  N.leftCols(equalities) = A.transpose();
+  for (int i = 0, col = equalities; i < inequalities; ++i) {
+    if (c[i] >= -options_.position_tolerance) {
+      N.col(col++) = C.row(i).transpose();
+    }
+  }
+  return N;
+}
+
+void SolveScope::BlockedGradient(const Eigen::VectorXd& gradient,
+                                 const Eigen::MatrixXd& active,
+                                 double* free_squared,
+                                 double* unbalanced_squared) const {
+  const Bounds& bounds = problem_.bounds();
+  const Eigen::VectorXd& q = result_.q;
+  // Least-squares residual of g over the columns of M.
+  const auto residual = [&](const Eigen::MatrixXd& M) {
+    if (M.cols() == 0) return gradient.squaredNorm();
+    const Eigen::VectorXd x = M.colPivHouseholderQr().solve(gradient);
+    return (gradient - M * x).squaredNorm();
+  };
+  *free_squared = residual(active);
+  // Bound i blocks when its multiplier μ_i in g ≈ Nᵀλ + Σ μ_i e_i pushes
+  // out of the box (μ_i > 0 at a lower bound, < 0 at an upper one: −g
+  // points out). Without constraints μ_i = g_i; with them the sign comes
+  // from a first fit over every bound at hand, and the wrong-signed ones
+  // are dropped.
+  std::vector<int> at_bound;
+  for (Eigen::Index i = 0; i < q.size(); ++i) {
+    if (q[i] <= bounds.lower[i] || q[i] >= bounds.upper[i]) {
+      at_bound.push_back(static_cast<int>(i));
+    }
+  }
+  const auto with_bounds = [&](const std::vector<int>& coordinates) {
+    const Eigen::Index k = static_cast<Eigen::Index>(coordinates.size());
+    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(q.size(), active.cols() + k);
+    M.leftCols(active.cols()) = active;
+    for (std::size_t j = 0; j < coordinates.size(); ++j) {
+      M(coordinates[j], active.cols() + static_cast<Eigen::Index>(j)) = 1.0;
+    }
+    return M;
+  };
+  std::vector<int> blocking;
+  if (!at_bound.empty()) {
+    const Eigen::MatrixXd M = with_bounds(at_bound);
+    const Eigen::VectorXd x = M.colPivHouseholderQr().solve(gradient);
+    for (std::size_t j = 0; j < at_bound.size(); ++j) {
+      const int i = at_bound[j];
+      const double mu = x[active.cols() + static_cast<Eigen::Index>(j)];
+      if ((q[i] <= bounds.lower[i] && mu > 0.0) ||
+          (q[i] >= bounds.upper[i] && mu < 0.0)) {
+        blocking.push_back(i);
+      }
+    }
+  }
+  *unbalanced_squared =
+      blocking.empty() ? *free_squared : residual(with_bounds(blocking));
+}
+
 void SolveScope::ClassifyStationary(SolveStatus* status,
                                     std::string* message) {
   std::vector<GoalError> all = result_.goal_errors;
@@ -237,29 +313,34 @@ void SolveScope::ClassifyStationary(SolveStatus* status,
                               &penalty_jacobian);
   }
   const Eigen::VectorXd gradient = jacobian.transpose() * residuals;
-  double blocked_squared = 0.0;
+  // The part of g that no active constraint balances, ‖g − Nᵀλ‖ (N the
+  // active constraints' Jacobian, λ least squares), and the part that
+  // neither they nor the blocking bounds balance (BlockedGradient).
+  Eigen::MatrixXd active(problem_.nq(), 0);
+  if (problem_.has_constraints()) active = ActiveConstraintGradients();
+  double free_squared = 0.0;
+  double unbalanced_squared = 0.0;
   if (options_.respect_limits) {
-    const Bounds& bounds = problem_.bounds();
-    for (Eigen::Index i = 0; i < gradient.size(); ++i) {
-      const double qi = result_.q[i];
-      const bool at_lower = qi <= bounds.lower[i];
-      const bool at_upper = qi >= bounds.upper[i];
-      if ((at_lower && gradient[i] > 0.0) || (at_upper && gradient[i] < 0.0)) {
-        blocked_squared += gradient[i] * gradient[i];
-      }
-    }
+    BlockedGradient(gradient, active, &free_squared, &unbalanced_squared);
   }
+  const double blocked_squared =
+      std::max(0.0, free_squared - unbalanced_squared);
   const double blocked = std::sqrt(blocked_squared);
   const double scale = jacobian.norm() * residuals.norm();
   const bool blocks = blocked_squared > 0.0 &&
-                      blocked_squared >= 0.5 * gradient.squaredNorm() &&
+                      blocked_squared >= 0.5 * free_squared &&
                       blocked >= kBlockedGradientRatio * scale;
   if (blocks) {
     *status = SolveStatus::kLimitsInfeasible;
     *message = StrCat("stationary within the bounds with ", errors,
                       ": joint limits block the descent here (blocked "
                       "gradient ",
-                      blocked, " of ", gradient.norm(), "); ", *message);
+                      blocked, " of ", std::sqrt(free_squared),
+                      active.cols() > 0
+                          ? StrCat(" left by ", active.cols(),
+                                   " active constraint rows")
+                          : std::string(),
+                      "); ", *message);
   } else {
     // c. Nothing shows the goal out of reach: a fact about this point only.
     *status = SolveStatus::kLocalMinimum;

@@ -56,8 +56,22 @@ double PhysicalMemoryBytes();
 ///     (unless rule 1 applies).
 ///  With hard constraints (NLP solvers), rule 1 also needs every constraint
 ///  error within tolerance, rule 3a also reads the equality constraints and
-///  rule 3b uses the gradient of the penalty form
-///  (Problem::WithConstraintsAsGoals, unit weights as given).
+///  rule 3b uses the gradient g of the penalty form
+///  (Problem::WithConstraintsAsGoals, unit weights as given) less what the
+///  active constraints balance: at a stationary point of the NLP,
+///  g = −Nᵀλ − Σ μ_i e_i (the KKT conditions, Nocedal & Wright, "Numerical
+///  Optimization", Theorem 12.1, Eq. 12.34; N the Jacobian of the
+///  equalities and of the inequalities within position_tolerance of their
+///  bound, μ_i the multipliers of the bounds), so the full gradient is not
+///  ~0 there and says nothing by itself. The test reads instead
+///  ‖g_F‖² = min_λ ‖g − Nᵀλ‖² (the part no constraint balances) and
+///  ‖g_U‖² = the same with the blocking bounds' columns e_i added (each
+///  μ_i of a first fit pushing out of the box): the bounds block when
+///  ‖g_B‖² = ‖g_F‖² − ‖g_U‖² ≥ ½‖g_F‖² and ‖g_B‖ is not noise. Without
+///  constraints this is the test above (g_F = g, g_B its blocked
+///  coordinates). Without it, a retargeting frame with a planted foot held
+///  by equalities read "local minimum" and the same frame without them
+///  "limits infeasible", with the same joint on its limit.
 ///  5. A non-finite or wrongly sized pose is replaced by the start pose with
 ///     kNumericalFailure (never a NaN pose).
 ///  6. A pose whose potential ½‖R‖² is not finite (the residual overflows
@@ -161,6 +175,16 @@ class SolveScope {
   /// `*status` to kUnreachable, kLimitsInfeasible or kLocalMinimum and
   /// prefixes `*message` with the evidence.
   void ClassifyStationary(SolveStatus* status, std::string* message);
+  /// Rule 3b's N: the gradients (columns, nq × rows) of the hard
+  /// constraints active at result_.q: every equality row, and the
+  /// inequality rows within position_tolerance of their bound (c ≥ −tol).
+  Eigen::MatrixXd ActiveConstraintGradients();
+  /// Rule 3b's split of g at result_.q: *free_squared = min_λ ‖g − Nᵀλ‖²
+  /// (what the active constraints `active` = N leave), *unbalanced_squared
+  /// = min_{λ,μ} ‖g − Nᵀλ − Σ_{i∈B} μ_i e_i‖² over the blocking bounds B.
+  void BlockedGradient(const Eigen::VectorXd& gradient,
+                       const Eigen::MatrixXd& active, double* free_squared,
+                       double* unbalanced_squared) const;
   /// Rule 6's message for result_.q: the first coordinate outside the
   /// bounds, whether the goals were met, and the solver's own `stop` message.
   std::string OutsideLimitsMessage(bool goals_met,
