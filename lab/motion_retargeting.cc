@@ -472,9 +472,12 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
   std::vector<std::shared_ptr<PlantedPointGoal>> held(track.feet.size());
   // The problem of frame t: contacts as goals (penalty), or as constraints
   // where `held` says so. A phase that begins at t takes its anchor from
-  // `from` (the source's point, or in hard mode the target's own).
+  // `from` (the source's point, or in hard mode the target's own). `placing`:
+  // the hard-mode solve that places the points of phases beginning at t
+  // (below), which have no equalities yet and keep their ground constraints.
   const auto frame_problem = [&](int t, bool hard,
-                                 const std::vector<Eigen::Vector3d>& from) {
+                                 const std::vector<Eigen::Vector3d>& from,
+                                 bool placing = false) {
     Problem problem(target);
     for (int k = 0; k < n; ++k) {
       keypoints[k]->set_target(track.p[t][k]);
@@ -520,9 +523,12 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
     bool holding = false;
     for (const auto& h : held) holding = holding || h != nullptr;
     for (std::size_t j = 0; j < grounds.size(); ++j) {
+      const bool anchored =
+          result.contact[t][j] &&
+          !(placing && (t == 0 || !result.contact[t - 1][j]));
       if (!hard) {
         problem.AddGoal(grounds[j]);
-      } else if (!(result.contact[t][j] && holding)) {
+      } else if (!(anchored && holding)) {
         // (A planted point's anchor is on or above the ground and the
         // equalities hold it there: its ground constraint would only repeat
         // them, dependently.)
@@ -576,17 +582,25 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
     const bool hard = options.contacts == ContactMode::kHard;
     if (hard && begins) {
       // A phase begins: its points are anchored where the target's own
-      // foot puts them (the frame solved with the contacts as penalties
-      // first), not at the source's points — the source's foot has other
-      // proportions, so its points need not fit the target's foot, and
-      // inconsistent equality constraints leave SLSQP at its start.
-      // The ground stays a hard constraint there (no equalities yet), so
-      // the anchors are on or above it as one rigid foot: lifting a point
-      // that a penalty left below would move it off its foot, where the
-      // equalities, which fix each foot's pose, cannot follow.
-      std::fill(held.begin(), held.end(), nullptr);
+      // foot puts them (the frame solved with the new phases' points as
+      // penalties first), not at the source's points — the source's foot
+      // has other proportions, so its points need not fit the target's
+      // foot, and inconsistent equality constraints leave SLSQP at its
+      // start. The continuing phases keep their equalities there: a point
+      // planted earlier on the same foot stays on its anchor, so the new
+      // anchors fit the foot as it stands (placed with the old points
+      // as penalties, the foot would shift a little, the new anchors with
+      // it, and the equalities of old and new anchors could not all hold:
+      // the old points would slide). The new points keep the ground as a
+      // hard constraint, so their anchors are on or above it as one rigid
+      // foot: lifting a point that a penalty left below would move it off
+      // its foot, where the equalities, which fix each foot's pose, cannot
+      // follow.
+      for (std::size_t j = 0; j < track.feet.size(); ++j) {
+        if (!result.contact[t][j]) held[j] = nullptr;
+      }
       const Result placed =
-          solver.Solve(frame_problem(t, true, source_points), q);
+          solver.Solve(frame_problem(t, true, source_points, true), q);
       if (placed.q.size() == model.nq() && placed.q.allFinite()) {
         from = placed.q;
       }

@@ -81,7 +81,9 @@
 /// (slsqp, ipopt) accept. Hard constraints must be consistent and
 /// independent (SLSQP's subproblem needs linearly independent active
 /// constraints), so in kHard a frame where a phase begins is first solved
-/// with the planted points as penalties (the ground a constraint); the new
+/// with the new phase's points as penalties (their ground a constraint;
+/// the points planted before keep their equalities, so that a foot
+/// already standing does not move); the new
 /// phase's points are anchored where that answer puts the target's own foot
 /// (lifted onto the ground if below it), not at the source's points (the
 /// source's foot has other proportions); and each planted point is an

@@ -10,10 +10,12 @@
 #include <catch2/catch.hpp>
 
 #include "framework/builders.h"
+#include "framework/bvh_loader.h"
 #include "framework/kinematics.h"
 #include "lab/motion_retargeting.h"
 #include "lab/procedural_motions.h"
 #include "lab/retarget_map.h"
+#include "tests/test_data.h"
 #include "tests/test_utilities.h"
 
 namespace iklab {
@@ -166,6 +168,56 @@ TEST_CASE(
   CHECK(r.metrics.penetration_max < 1e-6);
   CHECK(r.metrics.limit_violations == 0);
   CHECK(r.metrics.tracking_mean < 0.05);
+}
+
+TEST_CASE(
+    "With hard contacts a foot planted before a phase begins on the other "
+    "foot stays still (CMU 131_01)",
+    "[lab][retargeting]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
+  // Frames 30-40 of 131_01 onto the human figure: the right foot (ankle and
+  // toe tip) planted throughout, the left ankle's phase beginning at frame
+  // 35. The frame where a phase begins is solved twice: first to place the
+  // new phase's points, then with every planted point held. The first
+  // solve dropped the right foot's equalities too, the foot shifted under
+  // its penalties, and its points slid by 0.25 mm/s at frame 35 (1.3 mm/s
+  // later in the clip); now they keep their equalities there. Stated
+  // bound, as above: 1e-3 mm/s.
+  const BvhFigure clip = LoadBvh(
+      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
+  const Model source = clip.figure.Compile();
+  const auto human = std::make_shared<const Model>(HumanFigure().Compile());
+  const RetargetMap map =
+      LoadRetargetMap(testing::ShippedDataFile("retarget/cmu_onto_human.map"));
+  std::vector<int> frames;
+  for (int f = 30; f <= 40; ++f) frames.push_back(f);
+  const KeyPointTrack track = MakeKeyPointTrack(
+      source, clip.poses, frames, clip.frame_time, map, *human);
+  MotionRetargetOptions options;
+  options.contacts = ContactMode::kHard;
+  const MotionRetargetResult r =
+      RetargetMotion(human, track, *MakeMotionRetargetSolver("slsqp", 1e-4),
+                     options, Eigen::VectorXd::Zero(human->nq()));
+  // The phases the case is about: the right foot planted on every frame,
+  // the left ankle's phase beginning inside the window.
+  int right_planted = 0, left_begins = 0;
+  for (std::size_t j = 0; j < track.feet.size(); ++j) {
+    const std::string& site = track.target_sites[track.feet[j]];
+    bool always = true;
+    for (std::size_t t = 0; t < frames.size(); ++t) always = always && r.contact[t][j];
+    if (site.rfind("right", 0) == 0 && always) ++right_planted;
+    for (std::size_t t = 1; t < frames.size(); ++t) {
+      if (site.rfind("left", 0) == 0 && r.contact[t][j] && !r.contact[t - 1][j]) {
+        ++left_begins;
+      }
+    }
+  }
+  REQUIRE(right_planted == 2);
+  REQUIRE(left_begins >= 1);
+  const double speed = PlantedSpeedMax(*human, track, r);
+  INFO("planted points move at most " << speed << " m/s");
+  CHECK(speed <= 1e-6);
+  CHECK(r.metrics.penetration_max < 1e-6);
 }
 
 }  // namespace
