@@ -15,6 +15,7 @@
 #include "lab/retargeting.h"
 #include "lab/robot_target.h"
 #include "lab/walk_cycle.h"
+#include "tests/lab/cmu_clip.h"
 #include "tests/test_data.h"
 
 namespace iklab {
@@ -497,15 +498,7 @@ TEST_CASE(
     "[lab][retargeting]") {
   IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
   // The first second of 131_01 (standing, then the first steps) at 120 Hz.
-  const BvhFigure clip = LoadBvh(
-      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
-  const Model source = clip.figure.Compile();
-  const auto human = std::make_shared<const Model>(HumanFigure().Compile());
-  const RetargetMap map =
-      LoadRetargetMap(testing::ShippedDataFile("retarget/cmu_onto_human.map"));
-  const std::vector<int> frames = FirstFrames(120);
-  const KeyPointTrack track = MakeKeyPointTrack(
-      source, clip.poses, frames, clip.frame_time, map, *human);
+  const auto [human, track] = testing::CmuOntoHumanTrack(FirstFrames(120));
   const auto solver_owner = MakeMotionRetargetSolver("bounded-lm", 1e-6);
   const Solver& solver = *solver_owner;
   MotionRetargetOptions retarget;  // default contact thresholds

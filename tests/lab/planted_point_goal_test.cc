@@ -10,11 +10,11 @@
 #include <catch2/catch.hpp>
 
 #include "framework/builders.h"
-#include "framework/bvh_loader.h"
 #include "framework/kinematics.h"
 #include "lab/motion_retargeting.h"
 #include "lab/procedural_motions.h"
 #include "lab/retarget_map.h"
+#include "tests/lab/cmu_clip.h"
 #include "tests/test_data.h"
 #include "tests/test_utilities.h"
 
@@ -183,16 +183,9 @@ TEST_CASE(
   // its penalties, and its points slid by 0.25 mm/s at frame 35 (1.3 mm/s
   // later in the clip); now they keep their equalities there. Stated
   // bound, as above: 1e-3 mm/s.
-  const BvhFigure clip = LoadBvh(
-      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
-  const Model source = clip.figure.Compile();
-  const auto human = std::make_shared<const Model>(HumanFigure().Compile());
-  const RetargetMap map =
-      LoadRetargetMap(testing::ShippedDataFile("retarget/cmu_onto_human.map"));
   std::vector<int> frames;
   for (int f = 30; f <= 40; ++f) frames.push_back(f);
-  const KeyPointTrack track = MakeKeyPointTrack(
-      source, clip.poses, frames, clip.frame_time, map, *human);
+  const auto [human, track] = testing::CmuOntoHumanTrack(frames);
   MotionRetargetOptions options;
   options.contacts = ContactMode::kHard;
   const MotionRetargetResult r =

@@ -19,6 +19,7 @@
 #include "lab/robot_target.h"
 #include "lab/walk_cycle.h"
 #include "tests/cli/run_iklab.h"
+#include "tests/lab/cmu_clip.h"
 #include "tests/test_data.h"
 #include "tests/test_utilities.h"
 
@@ -364,8 +365,7 @@ TEST_CASE(
     "branch of its key points",
     "[lab][robot][retargeting]") {
   IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
-  const BvhFigure clip = LoadBvh(
-      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
+  const BvhFigure clip = testing::LoadCmu131_01();
   const RobotTarget h1 =
       LoadRobotTarget(testing::ShippedDataFile("robots/h1.urdf"));
   const Model source = clip.figure.Compile();
@@ -428,8 +428,7 @@ TEST_CASE(
     "of the shoulder's limit corner without the branch check",
     "[lab][robot][retargeting]") {
   IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
-  const BvhFigure clip = LoadBvh(
-      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
+  const BvhFigure clip = testing::LoadCmu131_01();
   const RobotTarget h1 =
       LoadRobotTarget(testing::ShippedDataFile("robots/h1.urdf"));
   const Model source = clip.figure.Compile();

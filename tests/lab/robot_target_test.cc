@@ -18,6 +18,7 @@
 #include "lab/retarget_map.h"
 #include "lab/walk_cycle.h"
 #include "tests/cli/run_iklab.h"
+#include "tests/lab/cmu_clip.h"
 #include "tests/test_utilities.h"
 #include "tests/test_data.h"
 
@@ -339,8 +340,7 @@ TEST_CASE(
     "its feet planted",
     "[lab][robot][retargeting]") {
   IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
-  const BvhFigure clip = LoadBvh(
-      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
+  const BvhFigure clip = testing::LoadCmu131_01();
   const RobotTarget h1 =
       LoadRobotTarget(testing::ShippedDataFile("robots/h1.urdf"));
   // The first two seconds at 120 Hz: standing, then the first steps.

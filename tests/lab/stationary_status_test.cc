@@ -18,6 +18,7 @@
 #include "lab/motion_retargeting.h"
 #include "lab/retarget_map.h"
 #include "solvers/constrained/slsqp_solver.h"
+#include "tests/lab/cmu_clip.h"
 #include "tests/test_data.h"
 
 namespace iklab {
@@ -104,16 +105,9 @@ TEST_CASE("SLSQP with hard contacts names the joint limit that stops a CMU "
   // Frames 196–207 of 131_01 onto the human figure: the left foot planted
   // throughout (5 equality rows in the hard mode), the right foot's twist
   // (right_ankle.0, ±20°) on its limit.
-  const BvhFigure clip = LoadBvh(
-      testing::UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
-  const Model source = clip.figure.Compile();
-  const auto human = std::make_shared<const Model>(HumanFigure().Compile());
-  const RetargetMap map =
-      LoadRetargetMap(testing::ShippedDataFile("retarget/cmu_onto_human.map"));
   std::vector<int> frames;
   for (int f = 196; f < 208; ++f) frames.push_back(f);
-  const KeyPointTrack track = MakeKeyPointTrack(
-      source, clip.poses, frames, clip.frame_time, map, *human);
+  const auto [human, track] = testing::CmuOntoHumanTrack(frames);
   const Eigen::VectorXd start = Eigen::VectorXd::Zero(human->nq());
   MotionRetargetOptions options;
   options.contacts = ContactMode::kHard;
