@@ -620,8 +620,9 @@ void RunRenamed(const ExperimentContext& context, const Clip& walk,
     m.keypoint_jerk_rms *= to_m;
     rows->push_back(MetricsRow("walk onto a renamed skeleton (legs x1.2, "
                                "arms x0.9; walk_onto_renamed.map)",
-                               std::string("bounded-lm, ") + ContactModeName(modes[i]) +
-                                   " contacts",
+                               modes[i] == ContactMode::kOff
+                                   ? "bounded-lm, no contacts"
+                                   : "bounded-lm, penalty contacts",
                                m));
     rows->back().push_back(Statuses(runs[i].run));
   }
