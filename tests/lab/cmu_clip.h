@@ -6,6 +6,7 @@
 /// clip of the retargeting tests, from the upstream data folder: a test
 /// calls IKLAB_SKIP_WITHOUT_UPSTREAM_DATA() (tests/test_data.h) first.
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -21,6 +22,21 @@ inline BvhFigure LoadCmu131_01() {
   return LoadBvh(UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
 }
 
+/// Frames 0 .. count - 1 of the clip (all of them if it is shorter).
+inline std::vector<int> CmuFirstFrames(int count) {
+  std::vector<int> frames(std::min(count, LoadCmu131_01().num_frames()));
+  for (std::size_t f = 0; f < frames.size(); ++f) frames[f] = static_cast<int>(f);
+  return frames;
+}
+
+/// The clip's key points on `target` through `map`, over `frames`.
+inline KeyPointTrack CmuTrack(const Model& target, const RetargetMap& map,
+                              const std::vector<int>& frames) {
+  const BvhFigure clip = LoadCmu131_01();
+  return MakeKeyPointTrack(clip.figure.Compile(), clip.poses, frames,
+                           clip.frame_time, map, target);
+}
+
 /// The clip's key points on the human figure (H = 1.75 m) through the
 /// shipped data/retarget/cmu_onto_human.map, over `frames`.
 struct CmuOntoHuman {
@@ -28,13 +44,11 @@ struct CmuOntoHuman {
   KeyPointTrack track;
 };
 inline CmuOntoHuman CmuOntoHumanTrack(const std::vector<int>& frames) {
-  const BvhFigure clip = LoadCmu131_01();
-  const Model source = clip.figure.Compile();
   CmuOntoHuman c;
   c.human = std::make_shared<const Model>(HumanFigure().Compile());
-  c.track = MakeKeyPointTrack(
-      source, clip.poses, frames, clip.frame_time,
-      LoadRetargetMap(ShippedDataFile("retarget/cmu_onto_human.map")), *c.human);
+  c.track = CmuTrack(*c.human,
+                     LoadRetargetMap(ShippedDataFile("retarget/cmu_onto_human.map")),
+                     frames);
   return c;
 }
 

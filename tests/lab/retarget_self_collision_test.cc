@@ -350,11 +350,7 @@ TEST_CASE(
 // Frames whose right shoulder pitch is above 2.5 rad: the corner of the
 // pitch (+-2.87) and roll (-3.11 .. 0.34) limits the arm slides into.
 int RightShoulderCornerFrames(const Model& h1, const MotionRetargetResult& r) {
-  int pitch = -1;
-  for (int i = 0; i < h1.nq(); ++i) {
-    if (h1.dof_name(i) == "right_shoulder_pitch_joint") pitch = i;
-  }
-  REQUIRE(pitch >= 0);
+  const int pitch = h1.DofIndex("right_shoulder_pitch_joint");
   int frames = 0;
   for (const Eigen::VectorXd& q : r.run.q) frames += q[pitch] > 2.5;
   return frames;
@@ -365,19 +361,14 @@ TEST_CASE(
     "branch of its key points",
     "[lab][robot][retargeting]") {
   IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
-  const BvhFigure clip = testing::LoadCmu131_01();
   const RobotTarget h1 =
       LoadRobotTarget(testing::ShippedDataFile("robots/h1.urdf"));
-  const Model source = clip.figure.Compile();
   // Through frame 800: the arm is raised sideways at ~230 and the
-  // key points it then misses come at ~700-780.
-  std::vector<int> rows(std::min(800, clip.num_frames()));
-  for (std::size_t f = 0; f < rows.size(); ++f) rows[f] = static_cast<int>(f);
-  // Without the arms' posture, which keeps the arm out of the corner by
-  // itself (the next test): the check is what brings it back here.
-  const KeyPointTrack track =
-      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time,
-                        H1MapWithoutArmPosture(), *h1.model);
+  // key points it then misses come at ~700-780. Without the arms' posture,
+  // which keeps the arm out of the corner by itself (the next test): the
+  // check is what brings it back here.
+  const KeyPointTrack track = testing::CmuTrack(
+      *h1.model, H1MapWithoutArmPosture(), testing::CmuFirstFrames(800));
   const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
   MotionRetargetOptions options;
   options.contacts = ContactMode::kPenalty;
@@ -428,14 +419,11 @@ TEST_CASE(
     "of the shoulder's limit corner without the branch check",
     "[lab][robot][retargeting]") {
   IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
-  const BvhFigure clip = testing::LoadCmu131_01();
   const RobotTarget h1 =
       LoadRobotTarget(testing::ShippedDataFile("robots/h1.urdf"));
-  const Model source = clip.figure.Compile();
   // Through frame 300: the arm is raised sideways at ~230-250, where
   // position goals alone let it slide into the corner.
-  std::vector<int> rows(std::min(300, clip.num_frames()));
-  for (std::size_t f = 0; f < rows.size(); ++f) rows[f] = static_cast<int>(f);
+  const std::vector<int> rows = testing::CmuFirstFrames(300);
   const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
   MotionRetargetOptions options;
   options.contacts = ContactMode::kPenalty;
@@ -443,14 +431,10 @@ TEST_CASE(
   const RetargetMap shipped =
       LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map"));
   const MotionRetargetResult posture = RetargetMotion(
-      h1.model,
-      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time, shipped,
-                        *h1.model),
-      *solver, options, Eigen::VectorXd::Zero(h1.model->nq()));
+      h1.model, testing::CmuTrack(*h1.model, shipped, rows), *solver, options,
+      Eigen::VectorXd::Zero(h1.model->nq()));
   const MotionRetargetResult positions = RetargetMotion(
-      h1.model,
-      MakeKeyPointTrack(source, clip.poses, rows, clip.frame_time,
-                        H1MapWithoutArmPosture(), *h1.model),
+      h1.model, testing::CmuTrack(*h1.model, H1MapWithoutArmPosture(), rows),
       *solver, options, Eigen::VectorXd::Zero(h1.model->nq()));
   const int with = RightShoulderCornerFrames(*h1.model, posture);
   const int without = RightShoulderCornerFrames(*h1.model, positions);

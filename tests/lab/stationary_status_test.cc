@@ -26,27 +26,34 @@ namespace {
 
 using Catch::Matchers::Contains;
 
-// A point on two prismatic joints: q = (x, y), the site at (x, y, 0).
-std::shared_ptr<const Model> PlanarPoint(double x_upper) {
+// A point on two prismatic joints, q = (x, y), the site at (x, y, 0), with
+// x <= x_upper: the goal (1, 3, 0) and the equality x = y (the plane
+// through the origin with normal (1, -1, 0)/sqrt 2).
+Problem PointOnTwoSlides(double x_upper) {
   Figure f("base");
-  Joint x;
-  x.name = "x";
-  x.parent = "base";
-  x.child = "carriage";
-  x.kind = JointKind::kPrismatic;
-  x.axis = Eigen::Vector3d::UnitX();
-  x.WithLimits(-10.0, x_upper);
-  f.AddJoint(x);
-  Joint y;
-  y.name = "y";
-  y.parent = "carriage";
-  y.child = "point";
-  y.kind = JointKind::kPrismatic;
-  y.axis = Eigen::Vector3d::UnitY();
-  y.WithLimits(-10.0, 10.0);
-  f.AddJoint(y);
+  const auto slide = [&](const char* name, const char* parent,
+                         const char* child, const Eigen::Vector3d& axis,
+                         double upper) {
+    Joint j;
+    j.name = name;
+    j.parent = parent;
+    j.child = child;
+    j.kind = JointKind::kPrismatic;
+    j.axis = axis;
+    j.WithLimits(-10.0, upper);
+    f.AddJoint(j);
+  };
+  slide("x", "base", "carriage", Eigen::Vector3d::UnitX(), x_upper);
+  slide("y", "carriage", "point", Eigen::Vector3d::UnitY(), 10.0);
   f.AddSite({"tip", "point", Eigen::Isometry3d::Identity()});
-  return std::make_shared<const Model>(f.Compile());
+  const auto model = std::make_shared<const Model>(f.Compile());
+  Problem problem(model);
+  problem.AddGoal(std::make_shared<PositionGoal>(*model, "tip",
+                                                 Eigen::Vector3d(1, 3, 0)));
+  problem.AddEqualityConstraint(std::make_shared<PlaneGoal>(
+      *model, "tip", Eigen::Vector3d::Zero(),
+      Eigen::Vector3d(1, -1, 0).normalized()));
+  return problem;
 }
 
 TEST_CASE("SLSQP calls a stop that a joint limit forces beside an active "
@@ -59,13 +66,7 @@ TEST_CASE("SLSQP calls a stop that a joint limit forces beside an active "
   // multiplier (g·n = √2 of |g| = 2.55) and the rest, (−1.5, −1.5), by the
   // bound on x with the equality. The limit, not a local minimum, stops the
   // descent: without it the solve would go on to (2, 2).
-  const auto model = PlanarPoint(0.5);
-  Problem problem(model);
-  problem.AddGoal(std::make_shared<PositionGoal>(*model, "tip",
-                                                 Eigen::Vector3d(1, 3, 0)));
-  problem.AddEqualityConstraint(std::make_shared<PlaneGoal>(
-      *model, "tip", Eigen::Vector3d::Zero(),
-      Eigen::Vector3d(1, -1, 0).normalized()));
+  const Problem problem = PointOnTwoSlides(0.5);
   // (SLSQP ends on the bound. IPOPT, an interior-point method, ends
   // 3e-12 inside it, and rule 3b counts a coordinate as blocked only on its
   // bound, so IPOPT's stop reads "local minimum" here with or without the
@@ -82,13 +83,7 @@ TEST_CASE("SLSQP calls a stop that a joint limit forces beside an active "
   // The same problem with the limit out of the way is stationary at
   // (2, 2) with the equality balancing the whole gradient: a local minimum
   // (the goal is not met), not a limit.
-  const auto free_model = PlanarPoint(10.0);
-  Problem free_problem(free_model);
-  free_problem.AddGoal(std::make_shared<PositionGoal>(
-      *free_model, "tip", Eigen::Vector3d(1, 3, 0)));
-  free_problem.AddEqualityConstraint(std::make_shared<PlaneGoal>(
-      *free_model, "tip", Eigen::Vector3d::Zero(),
-      Eigen::Vector3d(1, -1, 0).normalized()));
+  const Problem free_problem = PointOnTwoSlides(10.0);
   for (const auto& solver : solvers) {
     const Result r = solver->Solve(free_problem, Eigen::Vector2d(-1.0, -1.0));
     INFO(solver->name() << ": " << r.message << " at " << r.q.transpose());
