@@ -174,8 +174,9 @@ KeyPointTrack MakeKeyPointTrack(const Model& source,
   // Rest poses: the source's q = 0 (the BVH rest pose); the target's q = 0
   // (the builders' standing pose) with the map's target_rest coordinates.
   Data source_rest(source), target_rest(target);
+  track.target_rest = TargetRestPose(map, target);
   ForwardKinematics(source, Eigen::VectorXd::Zero(source.nq()), &source_rest);
-  ForwardKinematics(target, TargetRestPose(map, target), &target_rest);
+  ForwardKinematics(target, track.target_rest, &target_rest);
   std::vector<int> lowest_of = track.feet;
   if (lowest_of.empty()) {
     for (int k = 0; k < n; ++k) lowest_of.push_back(k);
@@ -434,6 +435,19 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
   std::vector<Eigen::Vector3d> anchor(track.feet.size());
   // Frames since each foot's contact ended (−1: none fading).
   std::vector<int> since_release(track.feet.size(), -1);
+  // The foot of each foot point: its topmost key-point ancestor that is a
+  // foot point too (the ankle for the toe), so that points of one foot share
+  // it and the two feet do not.
+  std::vector<int> foot_of(track.feet.size());
+  for (std::size_t j = 0; j < track.feet.size(); ++j) {
+    foot_of[j] = track.feet[j];
+    for (int k = track.parent[track.feet[j]]; k >= 0; k = track.parent[k]) {
+      if (std::find(track.feet.begin(), track.feet.end(), k) !=
+          track.feet.end()) {
+        foot_of[j] = k;
+      }
+    }
+  }
   const int blend = static_cast<int>(
       std::lround(options.contact_blend_seconds / track.frame_time));
   // The self-collision matrix, given or once per retarget; the goal over
@@ -472,9 +486,10 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
   std::vector<std::shared_ptr<PlantedPointGoal>> held(track.feet.size());
   // The problem of frame t: contacts as goals (penalty), or as constraints
   // where `held` says so. A phase that begins at t takes its anchor from
-  // `from` (the source's point, or in hard mode the target's own). `placing`:
-  // the hard-mode solve that places the points of phases beginning at t
-  // (below), which have no equalities yet and keep their ground constraints.
+  // `from` (the source's point, or the target's own once placed). `placing`:
+  // the solve that places the points of phases beginning at t (below); in
+  // hard mode they have no equalities yet and keep their ground
+  // constraints, with penalties they have no planted goal yet.
   const auto frame_problem = [&](int t, bool hard,
                                  const std::vector<Eigen::Vector3d>& from,
                                  bool placing = false) {
@@ -511,6 +526,7 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
         continue;
       }
       if (t == 0 || !result.contact[t - 1][j]) {  // a phase begins
+        if (placing && !hard) continue;
         anchor[j] = from[j];
         const double below = -track.target_up.dot(anchor[j]);
         if (below > 0.0) anchor[j] += below * track.target_up;
@@ -538,7 +554,10 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
     return problem;
   };
   // The branch check's seed: the coordinates that do not move the root key
-  // point go back to the start's (PlaceRoot's split).
+  // point go back to the rest pose's (PlaceRoot's split); a track made
+  // without one (target_rest empty) uses the start.
+  const Eigen::VectorXd& rest =
+      track.target_rest.size() == model.nq() ? track.target_rest : start;
   int root_key = 0;
   while (root_key < n && track.parent[root_key] >= 0) ++root_key;
   std::vector<char> moves_root(model.nq(), 0);
@@ -575,48 +594,59 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
       const bool before = t > 0 && result.contact[t - 1][j];
       begins = begins || (result.contact[t][j] && !before);
       ends = ends || (!result.contact[t][j] && before);
+      if (result.contact[t][j] && !before) {
+        // The foot has landed again: a released point of it no longer
+        // fades toward where it stood before (its old anchor would pull
+        // the foot off its new one, and the fade's last step would jerk).
+        for (std::size_t i = 0; i < track.feet.size(); ++i) {
+          if (foot_of[i] == foot_of[j] && !result.contact[t][i]) {
+            since_release[i] = -1;
+          }
+        }
+      }
     }
     const auto begin = std::chrono::steady_clock::now();
     Eigen::VectorXd from = q;
     const std::vector<Eigen::Vector3d>* anchors = &source_points;
     const bool hard = options.contacts == ContactMode::kHard;
-    if (hard && begins) {
-      // A phase begins: its points are anchored where the target's own
-      // foot puts them (the frame solved with the new phases' points as
-      // penalties first), not at the source's points — the source's foot
-      // has other proportions, so its points need not fit the target's
-      // foot, and inconsistent equality constraints leave SLSQP at its
-      // start. The continuing phases keep their equalities there: a point
-      // planted earlier on the same foot stays on its anchor, so the new
-      // anchors fit the foot as it stands (placed with the old points
-      // as penalties, the foot would shift a little, the new anchors with
-      // it, and the equalities of old and new anchors could not all hold:
-      // the old points would slide). The new points keep the ground as a
-      // hard constraint, so their anchors are on or above it as one rigid
-      // foot: lifting a point that a penalty left below would move it off
-      // its foot, where the equalities, which fix each foot's pose, cannot
-      // follow.
-      for (std::size_t j = 0; j < track.feet.size(); ++j) {
-        if (!result.contact[t][j]) held[j] = nullptr;
+    if (begins && options.contacts != ContactMode::kOff) {
+      // A phase begins: place its points on the target's own foot (file
+      // comment), holding the points planted before as they stand. In hard
+      // mode the new points are pulled to the source's points by penalties
+      // while the old points' equalities keep the foot standing, and keep
+      // the ground as a hard constraint, so their anchors are on or above
+      // it as one rigid foot: lifting a point that a penalty left below
+      // would move it off its foot, where the equalities, which fix each
+      // foot's pose, cannot follow. With penalties they follow their key
+      // points only: a planted goal at the source's point would drag the
+      // points planted before, which are penalties too.
+      if (hard) {
+        for (std::size_t j = 0; j < track.feet.size(); ++j) {
+          if (!result.contact[t][j]) held[j] = nullptr;
+        }
       }
       const Result placed =
-          solver.Solve(frame_problem(t, true, source_points, true), q);
-      if (placed.q.size() == model.nq() && placed.q.allFinite()) {
-        from = placed.q;
-      }
+          solver.Solve(frame_problem(t, hard, source_points, true), q);
+      if (usable(placed)) from = placed.q;
       anchors = &own_points;
+    }
+    if (anchors == &own_points || (hard && ends)) {
+      ForwardKinematics(model, from, &data);
+      for (std::size_t j = 0; j < track.feet.size(); ++j) {
+        own_points[j] =
+            SitePosition(model, data, keypoints[track.feet[j]]->site());
+      }
     }
     if (hard && (begins || ends)) {
       // The planted set changed: choose again which directions of which
       // points are equalities (a point that got none from the points
       // before it may need some once they are released, e.g. the toe of a
       // foot whose heel lifts).
-      ForwardKinematics(model, from, &data);
       std::vector<int> planted_sites;
       for (std::size_t j = 0; j < track.feet.size(); ++j) {
-        const int site = keypoints[track.feet[j]]->site();
-        own_points[j] = SitePosition(model, data, site);
-        if (result.contact[t][j]) planted_sites.push_back(site);
+        if (result.contact[t][j]) {
+          planted_sites.push_back(keypoints[track.feet[j]]->site());
+        }
       }
       const std::vector<Eigen::Matrix3Xd> directions =
           PlantedPointDirections(model, data, planted_sites);
@@ -652,7 +682,7 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
             options.branch_check_error * L) {
       Eigen::VectorXd seed = solved.q;
       for (int i = 0; i < model.nq(); ++i) {
-        if (!moves_root[i]) seed[i] = start[i];
+        if (!moves_root[i]) seed[i] = rest[i];
       }
       Result again = solver.Solve(problem, seed);
       double second_cost = 0.0;

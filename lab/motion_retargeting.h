@@ -74,26 +74,34 @@
 /// the ground if below it) — no sliding — and at every frame every foot key
 /// point stays on or above the ground — no penetration. After the phase the
 /// planted goal fades out over contact_blend_seconds (a weighted goal in
-/// both modes). kPenalty adds both
-/// as goals of weight w_contact / L² (the exterior penalty of
+/// both modes), unless a point of the same foot (foot key points one of
+/// which is the other's key-point ancestor: an ankle and its toe) lands
+/// first: the foot's old anchor no longer says where it stands. kPenalty
+/// adds both as goals of weight w_contact / L² (the exterior penalty of
 /// constraints/inequality_goal.h for the ground); kHard adds them as hard
 /// equality and inequality constraints, which only the constrained solvers
-/// (slsqp, ipopt) accept. Hard constraints must be consistent and
-/// independent (SLSQP's subproblem needs linearly independent active
-/// constraints), so in kHard a frame where a phase begins is first solved
-/// with the new phase's points as penalties (their ground a constraint;
-/// the points planted before keep their equalities, so that a foot
-/// already standing does not move); the new
-/// phase's points are anchored where that answer puts the target's own foot
-/// (lifted onto the ground if below it), not at the source's points (the
-/// source's foot has other proportions); and each planted point is an
-/// equality constraint only in the directions its position Jacobian adds to
-/// the points before it (lab/planted_point_goal.h; chosen again whenever a
-/// phase begins or ends) — given a rigid foot's first point its second adds 2 directions
-/// and a third, off their line, 1: the foot's 6 degrees of freedom, so
-/// every point of the foot is held, without dependent equalities. Planted
-/// points keep their penalty goals and have no ground constraint (their
-/// anchors are on or above the ground).
+/// (slsqp, ipopt) accept.
+///
+/// Where a phase begins, its points are anchored where the target's own
+/// foot puts them (lifted onto the ground if below it), not at the source's
+/// points: the source's foot has other proportions, so its points need not
+/// fit the target's foot, and a toe anchored at the source's toe beside an
+/// ankle planted earlier would pull the foot off that ankle's anchor. So
+/// such a frame is first solved with the points planted before held as
+/// they stand (their planted goals, and in kHard their equalities) and the
+/// new phase's points placed: with penalties they follow their key points
+/// only; in kHard they are pulled to the source's points by penalties
+/// (the equalities keep the foot standing) and keep the ground as a
+/// constraint. The new anchors are that answer's foot points. Hard
+/// constraints must be consistent and independent (SLSQP's subproblem needs
+/// linearly independent active constraints), so in kHard each planted point
+/// is an equality constraint only in the directions its position Jacobian
+/// adds to the points before it (lab/planted_point_goal.h; chosen again
+/// whenever a phase begins or ends) — given a rigid foot's first point its
+/// second adds 2 directions and a third, off their line, 1: the foot's 6
+/// degrees of freedom, so every point of the foot is held, without
+/// dependent equalities. Planted points keep their penalty goals and have
+/// no ground constraint (their anchors are on or above the ground).
 ///
 /// Branch check. A limb with position goals only (as the H1's arms were
 /// before the map gave them a rest pose and posture) has more than
@@ -104,7 +112,8 @@
 /// points move on. So a frame whose largest key-point error exceeds
 /// branch_check_error × L is solved a second time from the previous answer
 /// with every coordinate that does not move the root key point set back to
-/// the start's (the rest pose), and the second answer replaces the first
+/// the target's rest pose (KeyPointTrack::target_rest; the start where a
+/// track has none), and the second answer replaces the first
 /// when its key-point cost Σ_k w_k ‖P(k, t) − p_k(q)‖² is below half the
 /// first's.
 ///
@@ -177,6 +186,9 @@ struct KeyPointTrack {
   /// Seconds per frame and the source frames the rows stand for.
   double frame_time = 0.0;
   std::vector<int> frames;
+  /// The target's rest pose: q = 0 with the map's target_rest coordinates
+  /// (TargetRestPose); the branch check's seed.
+  Eigen::VectorXd target_rest;
 };
 
 /// The key points of `frames` of a source motion (rows of `poses`) on

@@ -523,5 +523,55 @@ TEST_CASE(
   CHECK(planted.metrics.limit_violations == 0);
 }
 
+TEST_CASE(
+    "With penalty contacts a planted foot stays put when another of its "
+    "points lands, and a foot that lands again is not pulled back to where it "
+    "stood (CMU 131_01)",
+    "[lab][retargeting][robot]") {
+  IKLAB_SKIP_WITHOUT_UPSTREAM_DATA();
+  // Frames 30-90: at 43 the right toe lands in front of the planted right
+  // ankle; at 63-64 the right foot lifts, at 68 its ankle lands again, a
+  // stride on, while the toe's released goal would still be fading toward
+  // where it stood (through 75). Before the new points were placed on the
+  // target's own foot, the toe's planted goal at the source's point dragged
+  // the ankle at 0.58 m/s onto the human figure and 0.75 m/s onto the H1
+  // at frame 43, and the fade's end moved it at 76 mm/s at 75.
+  std::vector<int> frames;
+  for (int f = 30; f <= 90; ++f) frames.push_back(f);
+  const auto human = testing::CmuOntoHumanTrack(frames);
+  const RobotTarget h1 =
+      LoadRobotTarget(testing::ShippedDataFile("robots/h1.xml"));
+  const KeyPointTrack h1_track = testing::CmuTrack(
+      *h1.model,
+      LoadRetargetMap(testing::ShippedDataFile("retarget/bvh_onto_h1.map")),
+      frames);
+  const auto solver = MakeMotionRetargetSolver("bounded-lm", 1e-6);
+  MotionRetargetOptions options;
+  options.contacts = ContactMode::kPenalty;
+  for (const auto& [model, track] :
+       {std::pair{human.human, human.track}, std::pair{h1.model, h1_track}}) {
+    const MotionRetargetResult r = RetargetMotion(
+        model, track, *solver, options, Eigen::VectorXd::Zero(model->nq()));
+    const RetargetMetrics& m = r.metrics;
+    const double L = track.target_leg_length;
+    INFO(model->nq() << " coordinates: skating mean " << m.skating.mean
+                             << " max " << m.skating.max << " (leg " << L
+                             << "); tracking mean " << m.tracking_mean);
+    // The right toe's phase begins at frame 43 beside the planted ankle, and
+    // the right ankle's again at 68.
+    REQUIRE(r.contact[13][3] == 1);
+    REQUIRE(r.contact[12][3] == 0);
+    REQUIRE(r.contact[13][2] == 1);
+    REQUIRE(r.contact[38][2] == 1);
+    REQUIRE(r.contact[37][2] == 0);
+    // Stated bound: every planted point under half the speed below which
+    // the source's foot counts as planted (0.3 leg lengths per second).
+    CHECK(m.skating.max < 0.15 * L);
+    CHECK(m.skating.mean < 0.01 * L);
+    CHECK(m.tracking_mean < 0.05);
+    CHECK(m.limit_violations == 0);
+  }
+}
+
 }  // namespace
 }  // namespace iklab
