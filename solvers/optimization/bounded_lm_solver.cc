@@ -159,7 +159,7 @@ struct Workspace {
   FactorSystem factor_normal;   // J̃ J̃ᵀ (its lower triangle)
   FactorSystem free_factor_normal;  // J̃_f J̃_fᵀ, held coordinates left out
   FactorResidual factor_step;       // (J̃_f J̃_fᵀ + μI)⁻¹ r̃
-  SquareMatrix normal;  // JᵀJ (fixed sizes: its lower triangle only)
+  SquareMatrix normal;  // JᵀJ (its lower triangle only)
   SquareMatrix system;  // JᵀJ + μI on the free coordinates, I elsewhere
   CoordinateVector gradient, step;
   Eigen::VectorXd q, trial_q, best_q;
@@ -585,8 +585,10 @@ class BoundedLmMinimizer {
       attempt->normal_current = true;
       w_.gradient.noalias() = w_.jacobian->transpose() * *w_.residual;
       if constexpr (N == Eigen::Dynamic) {
-        if (!dual_) {
-          w_.normal.noalias() = w_.jacobian->transpose() * *w_.jacobian;
+        if (!dual_) {  // the lower triangle only (a rank-m update, SYRK)
+          w_.normal.template triangularView<Eigen::Lower>().setZero();
+          w_.normal.template selfadjointView<Eigen::Lower>().rankUpdate(
+              w_.jacobian->transpose());
         }
       } else {
         LowerGram(*w_.jacobian, &w_.normal);  // lower triangle only
