@@ -555,8 +555,8 @@ TEST_CASE(
     const RetargetMetrics& m = r.metrics;
     const double L = track.target_leg_length;
     INFO(model->nq() << " coordinates: skating mean " << m.skating.mean
-                             << " max " << m.skating.max << " (leg " << L
-                             << "); tracking mean " << m.tracking_mean);
+                     << " max " << m.skating.max << " (leg " << L
+                     << "); tracking mean " << m.tracking_mean);
     // The right toe's phase begins at frame 43 beside the planted ankle, and
     // the right ankle's again at 68.
     REQUIRE(r.contact[13][3] == 1);
