@@ -433,6 +433,12 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
         options.contact_weight / L2));
   }
   std::vector<Eigen::Vector3d> anchor(track.feet.size());
+  // A point lifted onto the ground if below it.
+  const auto on_ground = [&](Eigen::Vector3d p) {
+    const double below = -track.target_up.dot(p);
+    if (below > 0.0) p += below * track.target_up;
+    return p;
+  };
   // Frames since each foot's contact ended (−1: none fading).
   std::vector<int> since_release(track.feet.size(), -1);
   // The foot of each foot point: its topmost key-point ancestor that is a
@@ -527,9 +533,7 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
       }
       if (t == 0 || !result.contact[t - 1][j]) {  // a phase begins
         if (placing && !hard) continue;
-        anchor[j] = from[j];
-        const double below = -track.target_up.dot(anchor[j]);
-        if (below > 0.0) anchor[j] += below * track.target_up;
+        anchor[j] = on_ground(from[j]);
       }
       problem.AddGoal(std::make_shared<PositionGoal>(
           model, track.target_sites[k], anchor[j],
@@ -609,7 +613,8 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
     Eigen::VectorXd from = q;
     const std::vector<Eigen::Vector3d>* anchors = &source_points;
     const bool hard = options.contacts == ContactMode::kHard;
-    if (begins && options.contacts != ContactMode::kOff) {
+    const bool placing = begins && options.contacts != ContactMode::kOff;
+    if (placing) {
       // A phase begins: place its points on the target's own foot (file
       // comment), holding the points planted before as they stand. In hard
       // mode the new points are pulled to the source's points by penalties
@@ -630,7 +635,7 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
       if (usable(placed)) from = placed.q;
       anchors = &own_points;
     }
-    if (anchors == &own_points || (hard && ends)) {
+    if (placing || (hard && ends)) {
       ForwardKinematics(model, from, &data);
       for (std::size_t j = 0; j < track.feet.size(); ++j) {
         own_points[j] =
@@ -657,12 +662,9 @@ MotionRetargetResult RetargetMotion(const std::shared_ptr<const Model>& target,
         if (U.cols() == 0) continue;
         // A continuing phase keeps its anchor; a new one takes its own
         // point, lifted onto the ground as frame_problem does.
-        Eigen::Vector3d at = own_points[j];
-        if (t > 0 && result.contact[t - 1][j]) {
-          at = anchor[j];
-        } else if (const double below = -track.target_up.dot(at); below > 0.0) {
-          at += below * track.target_up;
-        }
+        const Eigen::Vector3d at = t > 0 && result.contact[t - 1][j]
+                                       ? anchor[j]
+                                       : on_ground(own_points[j]);
         held[j] = std::make_shared<PlantedPointGoal>(
             model, track.target_sites[track.feet[j]], at, U);
       }

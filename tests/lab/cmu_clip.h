@@ -6,7 +6,6 @@
 /// clip of the retargeting tests, from the upstream data folder: a test
 /// calls IKLAB_SKIP_WITHOUT_UPSTREAM_DATA() (tests/test_data.h) first.
 
-#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -20,13 +19,6 @@ namespace iklab::testing {
 
 inline BvhFigure LoadCmu131_01() {
   return LoadBvh(UpstreamDataFile("skeletons/cmu_131_01_start_walk_stop.bvh"));
-}
-
-/// Frames 0 .. count - 1 of the clip (all of them if it is shorter).
-inline std::vector<int> CmuFirstFrames(int count) {
-  std::vector<int> frames(std::min(count, LoadCmu131_01().num_frames()));
-  for (std::size_t f = 0; f < frames.size(); ++f) frames[f] = static_cast<int>(f);
-  return frames;
 }
 
 /// The clip's key points on `target` through `map`, over `frames`.
